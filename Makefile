@@ -1,0 +1,61 @@
+# AgentDesk. `make run` and `make test` are all a fresh Debian machine needs.
+SHELL  := /bin/bash
+GO      ?= go
+BIN     := bin/agentdesk
+TAGS    := migrated_fynedo
+FYNE    := bin/fyne
+FYNE_TOOLS_VERSION := v1.7.4
+
+.PHONY: all deps build run test vet check-imports unit smoke bench bundle integration clean
+
+all: build
+
+deps:
+	@./packaging/deps.sh
+
+build: deps
+	$(GO) build -tags $(TAGS) -o $(BIN) ./app
+
+run: build
+	./$(BIN)
+
+test: deps check-imports vet unit smoke
+
+vet:
+	$(GO) vet -tags $(TAGS) ./...
+	GOOS=windows $(GO) vet ./extensions/... ./storage/...
+
+unit:
+	$(GO) test -race -count=1 -tags $(TAGS) ./...
+
+# Only app/ may import the GL-linked Fyne app package, so everything else
+# tests headless.
+check-imports:
+	@bad=$$($(GO) list -f '{{.ImportPath}}: {{join .Imports " "}}' ./... | grep -v '/app:' | grep -w 'fyne.io/fyne/v2/app' || true); \
+	if [ -n "$$bad" ]; then echo "fyne.io/fyne/v2/app imported outside app/:"; echo "$$bad" | cut -d: -f1; exit 1; fi
+
+# The real binary in a real X server (Xvfb): window found by title,
+# screenshot not blank, clean quit.
+smoke:
+	$(GO) test -count=1 -tags "$(TAGS) xvfb" -run 'TestXvfb' -v ./app/
+
+bench: deps
+	$(GO) test -tags $(TAGS) -run '^$$' -bench . -benchmem ./...
+
+# Ponytail end to end; needs PONYTAIL_REPO=/path/to/ponytail (a clone or bare mirror).
+integration: deps
+	$(GO) test -count=1 -tags "$(TAGS) integration" -run 'TestPonytail' -v ./app/
+
+$(FYNE):
+	GOBIN=$(CURDIR)/bin $(GO) install fyne.io/tools/cmd/fyne@$(FYNE_TOOLS_VERSION)
+
+bundle: build $(FYNE)
+	$(GO) build -tags "$(TAGS) release" -o $(BIN) ./app
+	@case "$$(uname -s)" in \
+	Darwin) ./$(FYNE) package --target darwin --executable $(BIN) --src . --release ;; \
+	*) ./$(FYNE) package --target linux --executable $(BIN) --src . --release ;; \
+	esac
+	@ls -l AgentDesk.* 2>/dev/null || true
+
+clean:
+	rm -rf bin AgentDesk.tar.xz AgentDesk.app
