@@ -1,0 +1,197 @@
+package storage
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	_ "github.com/mattn/go-sqlite3" // registers the "sqlite3" driver
+)
+
+// busyTimeout is how long a writer waits for another writer (in this or
+// another process) before SQLITE_BUSY reaches the caller.
+const busyTimeout = 10 * time.Second
+
+// readerConns bounds the read-only pool.
+const readerConns = 4
+
+//go:embed migrations/*.sql
+var migrationFiles embed.FS
+
+// ErrNewerSchema is returned when the database was written by a newer
+// AgentDesk. The file is left untouched.
+var ErrNewerSchema = errors.New("database written by a newer AgentDesk")
+
+// DB is the AgentDesk database: one writer connection (SQLite allows one
+// writer at a time; a single connection makes that explicit and keeps
+// transactions immediate) plus a pool of read-only connections.
+type DB struct {
+	path string
+	w    *sql.DB
+	r    *sql.DB
+}
+
+// dsn builds a mattn/go-sqlite3 URI with net/url, because mattn cuts a raw
+// path at the first '?'.
+func dsn(path string, readOnly bool) string {
+	q := url.Values{}
+	q.Set("_busy_timeout", fmt.Sprint(busyTimeout.Milliseconds()))
+	q.Set("_foreign_keys", "on")
+	q.Set("_synchronous", "FULL")
+	if readOnly {
+		q.Set("mode", "ro")
+		q.Set("_query_only", "on")
+	} else {
+		q.Set("_journal_mode", "WAL")
+		q.Set("_txlock", "immediate")
+	}
+	u := url.URL{Scheme: "file", Path: filepath.ToSlash(path), RawQuery: q.Encode()}
+	if !strings.HasPrefix(u.Path, "/") { // Windows drive paths
+		u.Path = "/" + u.Path
+	}
+	return u.String()
+}
+
+// Open opens (creating if needed) the database at path and brings its
+// schema up to date. The file is created 0600: it may hold API keys.
+func Open(ctx context.Context, path string) (*DB, error) {
+	if err := createPrivate(path); err != nil {
+		return nil, err
+	}
+	w, err := sql.Open("sqlite3", dsn(path, false))
+	if err != nil {
+		return nil, fmt.Errorf("open database %s: %w", path, err)
+	}
+	w.SetMaxOpenConns(1)
+	w.SetConnMaxIdleTime(0)
+	db := &DB{path: path, w: w}
+	if err := db.migrate(ctx); err != nil {
+		w.Close()
+		return nil, err
+	}
+	r, err := sql.Open("sqlite3", dsn(path, true))
+	if err != nil {
+		w.Close()
+		return nil, fmt.Errorf("open database %s read-only: %w", path, err)
+	}
+	r.SetMaxOpenConns(readerConns)
+	db.r = r
+	return db, nil
+}
+
+func createPrivate(path string) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return fmt.Errorf("create %s: %w", filepath.Dir(path), err)
+	}
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o600)
+	if err != nil {
+		return fmt.Errorf("open database %s: %w", path, err)
+	}
+	return f.Close()
+}
+
+// Close closes both pools.
+func (db *DB) Close() error {
+	var errs []error
+	if db.r != nil {
+		errs = append(errs, db.r.Close())
+	}
+	errs = append(errs, db.w.Close())
+	return errors.Join(errs...)
+}
+
+// Path is the database file.
+func (db *DB) Path() string { return db.path }
+
+type migration struct {
+	version int
+	name    string
+	sql     string
+}
+
+func loadMigrations() ([]migration, error) {
+	entries, err := fs.ReadDir(migrationFiles, "migrations")
+	if err != nil {
+		return nil, err
+	}
+	sort.Slice(entries, func(i, j int) bool { return entries[i].Name() < entries[j].Name() })
+	var out []migration
+	for i, e := range entries {
+		body, err := migrationFiles.ReadFile("migrations/" + e.Name())
+		if err != nil {
+			return nil, err
+		}
+		var v int
+		if _, err := fmt.Sscanf(e.Name(), "%04d_", &v); err != nil || v != i+1 {
+			return nil, fmt.Errorf("migration %s: want number %04d", e.Name(), i+1)
+		}
+		out = append(out, migration{version: v, name: e.Name(), sql: string(body)})
+	}
+	return out, nil
+}
+
+// SchemaVersion is the newest schema this build knows.
+func SchemaVersion() int {
+	ms, _ := loadMigrations()
+	return len(ms)
+}
+
+// migrate applies the missing migrations inside one immediate transaction,
+// tracked by PRAGMA user_version. A newer schema is refused untouched.
+func (db *DB) migrate(ctx context.Context) error {
+	ms, err := loadMigrations()
+	if err != nil {
+		return fmt.Errorf("load migrations: %w", err)
+	}
+	return db.Tx(ctx, func(tx *sql.Tx) error {
+		var current int
+		if err := tx.QueryRowContext(ctx, "PRAGMA user_version").Scan(&current); err != nil {
+			return fmt.Errorf("read schema version of %s: %w", db.path, err)
+		}
+		if current > len(ms) {
+			return fmt.Errorf("%w: %s has schema version %d, this AgentDesk knows up to %d; update AgentDesk (the file was not modified)",
+				ErrNewerSchema, db.path, current, len(ms))
+		}
+		for _, m := range ms[current:] {
+			if _, err := tx.ExecContext(ctx, m.sql); err != nil {
+				return fmt.Errorf("apply migration %s: %w", m.name, err)
+			}
+		}
+		if current == len(ms) {
+			return nil
+		}
+		_, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", len(ms)))
+		return err
+	})
+}
+
+// Tx runs fn in one immediate write transaction, committing when fn
+// returns nil.
+func (db *DB) Tx(ctx context.Context, fn func(*sql.Tx) error) error {
+	tx, err := db.w.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("begin transaction: %w", err)
+	}
+	if err := fn(tx); err != nil {
+		tx.Rollback()
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("commit: %w", err)
+	}
+	return nil
+}
+
+// now is the timestamp stored in rows: Unix milliseconds.
+func now() int64 { return time.Now().UnixMilli() }
+
+func fromMillis(ms int64) time.Time { return time.UnixMilli(ms) }
