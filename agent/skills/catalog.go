@@ -1,0 +1,91 @@
+package skills
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Root is one place skills come from.
+type Root struct {
+	Dir    string
+	Source string // "user", "project", "extension ponytail", …
+}
+
+// Conflict records a skill name defined by more than one root. The winner
+// is the definition from the earliest root; the losers are never offered
+// to the model but stay visible in diagnostics.
+type Conflict struct {
+	Name   string
+	Winner Skill
+	Losers []Skill
+}
+
+// Catalog is the merged, conflict-free set of skills offered to the model.
+type Catalog struct {
+	Skills    []Skill // sorted by name
+	Conflicts []Conflict
+	Notes     []string
+}
+
+// Build merges roots given in priority order (the user's skills, then the
+// project's, then extensions in installation order). The first definition
+// of a name wins; every later one is recorded as a conflict, so the result
+// is deterministic and never silently drops a skill. A root that cannot be
+// read becomes a note.
+func Build(roots []Root) Catalog {
+	var cat Catalog
+	winners := map[string]int{} // name -> index in cat.Skills
+	conflicts := map[string]int{}
+	for _, root := range roots {
+		found, notes, err := Discover(root.Dir, root.Source)
+		cat.Notes = append(cat.Notes, notes...)
+		if err != nil {
+			cat.Notes = append(cat.Notes, err.Error())
+		}
+		for _, s := range found {
+			cat.add(s, winners, conflicts)
+		}
+	}
+	sortSkills(cat.Skills)
+	return cat
+}
+
+func (c *Catalog) add(s Skill, winners, conflicts map[string]int) {
+	w, taken := winners[s.Name]
+	if !taken {
+		winners[s.Name] = len(c.Skills)
+		c.Skills = append(c.Skills, s)
+		return
+	}
+	i, seen := conflicts[s.Name]
+	if !seen {
+		i = len(c.Conflicts)
+		conflicts[s.Name] = i
+		c.Conflicts = append(c.Conflicts, Conflict{Name: s.Name, Winner: c.Skills[w]})
+	}
+	c.Conflicts[i].Losers = append(c.Conflicts[i].Losers, s)
+}
+
+const promptIntro = `# Skills
+
+Skills are folders of instructions for particular tasks. When a task matches a skill's description, read its SKILL.md (and any files it points to) with the read tools before you act.`
+
+// Prompt renders the catalog as the system-prompt section: one line per
+// skill, "name — description (path to SKILL.md)". It is empty when there
+// are no skills, so the section disappears from the prompt.
+func (c Catalog) Prompt() string {
+	if len(c.Skills) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString(promptIntro)
+	b.WriteString("\n")
+	for _, s := range c.Skills {
+		fmt.Fprintf(&b, "\n- %s — %s (%s)", s.Name, oneLine(s.Description), s.File())
+	}
+	return b.String()
+}
+
+// oneLine collapses the line breaks a folded or literal YAML description
+// may carry, keeping the catalog at one line per skill.
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

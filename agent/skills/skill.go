@@ -1,0 +1,150 @@
+// Package skills reads the Agent Skills format: folders holding a SKILL.md
+// whose YAML front matter names and describes the skill. The agent uses it
+// for the user's and the project's skills, and extensions use it for the
+// skill roots their packages declare.
+package skills
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Limits of the format. Names and descriptions are counted in characters
+// (runes), as the Agent Skills specification does.
+const (
+	MaxNameLen        = 64
+	MaxDescriptionLen = 1024
+	// MaxFileBytes bounds a SKILL.md; a bigger one is rejected rather than
+	// truncated so its front matter is never parsed from a partial read.
+	MaxFileBytes = 256 << 10
+)
+
+// FileName is the file that makes a folder a skill.
+const FileName = "SKILL.md"
+
+const frontMatterDelimiter = "---"
+
+// Skill is one validated skill.
+type Skill struct {
+	Name        string
+	Description string
+	Dir         string // absolute folder holding SKILL.md
+	Source      string // "user", "project", "extension ponytail", … set by the caller
+}
+
+// File is the path of the skill's SKILL.md.
+func (s Skill) File() string { return filepath.Join(s.Dir, FileName) }
+
+// ParseFile reads and validates one SKILL.md. Dir is set to the folder
+// holding path as given (the caller decides whether it is absolute);
+// Source is left empty.
+func ParseFile(path string) (Skill, error) {
+	data, err := readBounded(path)
+	if err != nil {
+		return Skill{}, err
+	}
+	s, err := parse(data)
+	if err != nil {
+		return Skill{}, fmt.Errorf("%s: %w", path, err)
+	}
+	s.Dir = filepath.Dir(path)
+	return s, nil
+}
+
+// readBounded reads a regular file of at most MaxFileBytes.
+func readBounded(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("read skill: %w", err)
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("read skill: %w", err)
+	}
+	if !info.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file", path)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("read skill %s: %w", path, err)
+	}
+	if len(data) > MaxFileBytes {
+		return nil, fmt.Errorf("%s: larger than %d KiB", path, MaxFileBytes>>10)
+	}
+	return data, nil
+}
+
+// frontMatter is the part of the header the catalog uses; other keys
+// (license, allowed-tools, metadata, …) are allowed and ignored.
+type frontMatter struct {
+	Name        string `yaml:"name"`
+	Description string `yaml:"description"`
+}
+
+// parse extracts and validates the front matter of a SKILL.md.
+func parse(data []byte) (Skill, error) {
+	header, err := extractFrontMatter(data)
+	if err != nil {
+		return Skill{}, err
+	}
+	var fm frontMatter
+	if err := yaml.Unmarshal(header, &fm); err != nil {
+		return Skill{}, fmt.Errorf("front matter: %w", err)
+	}
+	s := Skill{Name: strings.TrimSpace(fm.Name), Description: strings.TrimSpace(fm.Description)}
+	if err := validate(s); err != nil {
+		return Skill{}, err
+	}
+	return s, nil
+}
+
+var errNoFrontMatter = errors.New("no front matter: SKILL.md must start with a '---' line, then name and description, then '---'")
+
+// extractFrontMatter returns the YAML between the leading "---" line and
+// the next one. CRLF line endings and a UTF-8 byte order mark are accepted
+// because editors on Windows produce them.
+func extractFrontMatter(data []byte) ([]byte, error) {
+	data = bytes.TrimPrefix(data, []byte("\uFEFF"))
+	text := strings.ReplaceAll(string(data), "\r\n", "\n")
+	first, rest, found := strings.Cut(text, "\n")
+	if !found || strings.TrimRight(first, " \t") != frontMatterDelimiter {
+		return nil, errNoFrontMatter
+	}
+	var header strings.Builder
+	for rest != "" {
+		var line string
+		line, rest, _ = strings.Cut(rest, "\n")
+		if strings.TrimRight(line, " \t") == frontMatterDelimiter {
+			return []byte(header.String()), nil
+		}
+		header.WriteString(line)
+		header.WriteByte('\n')
+	}
+	return nil, errors.New("front matter is not closed: no second '---' line")
+}
+
+func validate(s Skill) error {
+	switch {
+	case s.Name == "":
+		return errors.New("front matter has no name")
+	case utf8.RuneCountInString(s.Name) > MaxNameLen:
+		return fmt.Errorf("name is longer than %d characters", MaxNameLen)
+	case strings.IndexFunc(s.Name, unicode.IsControl) >= 0:
+		return errors.New("name must be a single line without control characters")
+	case s.Description == "":
+		return fmt.Errorf("skill %q: front matter has no description", s.Name)
+	case utf8.RuneCountInString(s.Description) > MaxDescriptionLen:
+		return fmt.Errorf("skill %q: description is longer than %d characters", s.Name, MaxDescriptionLen)
+	}
+	return nil
+}

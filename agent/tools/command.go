@@ -1,0 +1,192 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os/exec"
+	"strings"
+	"time"
+
+	"github.com/agentdesk/agentdesk/agent/llm"
+)
+
+// killGrace is how long a command's process group has to exit after
+// SIGTERM before it is killed.
+const killGrace = time.Second
+
+// runCommand is the run_command tool: a shell command the user approved,
+// run in the project root.
+type runCommand struct {
+	dir            string
+	env            []string
+	defaultTimeout time.Duration
+}
+
+type runCommandArgs struct {
+	Command        string  `json:"command"`
+	TimeoutSeconds float64 `json:"timeout_seconds"`
+}
+
+func (t *runCommand) Spec() llm.ToolSpec {
+	return llm.ToolSpec{
+		Name: "run_command",
+		Description: fmt.Sprintf("Run a shell command with `bash -c` in the project root; the user approves each "+
+			"command. stdin is empty, so interactive programs will not work. Returns the exit code, stdout and stderr; "+
+			"of each stream only the first and last %d KiB are kept. The command is killed after timeout_seconds "+
+			"(default %d, at most %d), and background processes it started are stopped when it ends.",
+			HeadTailBytes>>10, int(t.defaultTimeout.Seconds()), int(MaxCommandTimeout.Seconds())),
+		Parameters: parameters([]string{"command"}, map[string]property{
+			"command":         {Type: "string", Description: "The command line, e.g. `go test ./...`."},
+			"timeout_seconds": {Type: "number", Minimum: 1, Maximum: int(MaxCommandTimeout.Seconds()), Description: "Kill the command after this many seconds."},
+		}),
+	}
+}
+
+func (t *runCommand) Kind() Kind { return Command }
+
+func (t *runCommand) parse(raw json.RawMessage) (runCommandArgs, time.Duration, error) {
+	var a runCommandArgs
+	if err := decodeArgs(raw, &a); err != nil {
+		return a, 0, err
+	}
+	if strings.TrimSpace(a.Command) == "" {
+		return a, 0, errRequired("command")
+	}
+	if a.TimeoutSeconds < 0 {
+		return a, 0, fmt.Errorf("invalid arguments: timeout_seconds must be positive, got %v", a.TimeoutSeconds)
+	}
+	timeout := t.defaultTimeout
+	if a.TimeoutSeconds > 0 {
+		timeout = min(time.Duration(a.TimeoutSeconds*float64(time.Second)), MaxCommandTimeout)
+	}
+	return a, timeout, nil
+}
+
+func (t *runCommand) summary(raw json.RawMessage) string {
+	a, _, err := t.parse(raw)
+	if err != nil {
+		return "run_command (invalid arguments)"
+	}
+	return "run_command " + strings.TrimSpace(a.Command)
+}
+
+func (t *runCommand) Preview(raw json.RawMessage) (Preview, error) {
+	a, timeout, err := t.parse(raw)
+	if err != nil {
+		return Preview{}, err
+	}
+	return Preview{
+		Title:   "Run command",
+		Detail:  "times out after " + timeout.String(),
+		Command: a.Command,
+		Dir:     t.dir,
+	}, nil
+}
+
+func (t *runCommand) Run(ctx context.Context, raw json.RawMessage) Result {
+	a, timeout, err := t.parse(raw)
+	if err != nil {
+		return failure(err)
+	}
+	return t.execute(ctx, a.Command, timeout).result()
+}
+
+// outcome is what happened to one command.
+type outcome struct {
+	cmd            *exec.Cmd
+	stdout, stderr *headTail
+	err            error         // from starting or waiting
+	timedOut       time.Duration // the timeout, if it fired
+	cancelled      bool
+}
+
+// execute runs command in its own process group. When the timeout or ctx
+// ends it, the group gets SIGTERM and, after killGrace, the shell is
+// killed and its pipes closed (Cmd.WaitDelay), so a grandchild holding
+// them cannot hang the call. Whatever is left of the group afterwards,
+// such as background jobs, is killed.
+func (t *runCommand) execute(ctx context.Context, command string, timeout time.Duration) outcome {
+	out := outcome{stdout: newHeadTail(HeadTailBytes), stderr: newHeadTail(HeadTailBytes)}
+	shell, err := findShell()
+	if err != nil {
+		out.err = err
+		return out
+	}
+	runCtx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	cmd := exec.CommandContext(runCtx, shell, "-c", command)
+	cmd.Dir, cmd.Env = t.dir, t.env
+	cmd.Stdout, cmd.Stderr = out.stdout, out.stderr
+	cmd.WaitDelay = killGrace
+	inOwnProcessGroup(cmd)
+	out.cmd = cmd
+	if out.err = cmd.Start(); out.err != nil {
+		return out
+	}
+	out.err = cmd.Wait()
+	killProcessGroup(cmd.Process)
+	out.cancelled = ctx.Err() != nil
+	if !out.cancelled && errors.Is(runCtx.Err(), context.DeadlineExceeded) {
+		out.timedOut = timeout
+	}
+	return out
+}
+
+// findShell prefers bash, whose syntax models write, and falls back to sh.
+func findShell() (string, error) {
+	for _, name := range []string{"bash", "sh"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p, nil
+		}
+	}
+	return "", errors.New("cannot run commands: neither bash nor sh was found on PATH")
+}
+
+// result words the outcome for the model: how it ended, then each stream.
+func (o outcome) result() Result {
+	status, failed := o.status()
+	var b strings.Builder
+	b.WriteString(status)
+	for _, s := range []struct {
+		name string
+		out  *headTail
+	}{{"stdout", o.stdout}, {"stderr", o.stderr}} {
+		if s.out.Len() > 0 {
+			fmt.Fprintf(&b, "\n--- %s ---\n%s", s.name, strings.TrimSuffix(s.out.String(), "\n"))
+		}
+	}
+	if o.stdout.Len() == 0 && o.stderr.Len() == 0 && o.cmd != nil && o.cmd.Process != nil {
+		b.WriteString("\n(no output)")
+	}
+	return Result{Text: b.String(), IsError: failed}
+}
+
+// status is the first line of a result and whether the call failed.
+func (o outcome) status() (string, bool) {
+	switch {
+	case o.cancelled:
+		return "command cancelled; its processes were stopped", true
+	case o.timedOut > 0:
+		return fmt.Sprintf("command timed out after %s; its processes were stopped", o.timedOut), true
+	case o.cmd == nil || o.cmd.Process == nil:
+		return fmt.Sprintf("command could not start: %v", o.err), true
+	case o.cmd.ProcessState == nil:
+		return fmt.Sprintf("command failed: %v", o.err), true
+	}
+	state := o.cmd.ProcessState
+	code := state.ExitCode()
+	if code < 0 {
+		return "command ended by " + state.String(), true
+	}
+	status := fmt.Sprintf("exit code %d", code)
+	var exitErr *exec.ExitError
+	switch {
+	case errors.Is(o.err, exec.ErrWaitDelay):
+		status += "; a background process kept its output open and was stopped"
+	case o.err != nil && !errors.As(o.err, &exitErr):
+		return fmt.Sprintf("%s; reading its output failed: %v", status, o.err), true
+	}
+	return status, code != 0
+}

@@ -1,0 +1,120 @@
+package tools
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestConfinement checks that no tool reads or writes outside the project
+// root and the read roots, whatever form the path takes.
+func TestConfinement(t *testing.T) {
+	outside := t.TempDir()
+	writeTree(t, outside, map[string]string{"secret.txt": "secret\n", "sub/deep.txt": "deep\n"})
+	skills := t.TempDir()
+	writeTree(t, skills, map[string]string{"skill/SKILL.md": "# Skill\n"})
+
+	s, dir := newTestSet(t, map[string]string{"in.txt": "inside\n"}, Options{
+		ReadRoots: func() []string { return []string{skills} },
+	})
+	mustSymlink(t, filepath.Join(outside, "secret.txt"), filepath.Join(dir, "abs-link"))
+	mustSymlink(t, filepath.Join("..", filepath.Base(outside), "secret.txt"), filepath.Join(dir, "rel-link"))
+	mustSymlink(t, outside, filepath.Join(dir, "dir-link"))
+	mustSymlink(t, "in.txt", filepath.Join(dir, "ok-link"))
+
+	outsideSecret := filepath.Join(outside, "secret.txt")
+	skillFile := filepath.Join(skills, "skill", "SKILL.md")
+	tests := []struct {
+		name    string
+		tool    string
+		args    map[string]any
+		wantErr bool
+		want    string // fragment of the result text
+	}{
+		{"relative inside", "read_file", map[string]any{"path": "in.txt"}, false, "inside"},
+		{"absolute inside", "read_file", map[string]any{"path": filepath.Join(dir, "in.txt")}, false, "inside"},
+		{"symlink staying inside", "read_file", map[string]any{"path": "ok-link"}, false, "inside"},
+		{"dot-dot", "read_file", map[string]any{"path": "../x"}, true, "outside the project root"},
+		{"dot-dot after a directory", "read_file", map[string]any{"path": "a/../../x"}, true, "outside the project root"},
+		{"absolute outside", "read_file", map[string]any{"path": outsideSecret}, true, "outside the project root"},
+		{"absolute symlink out", "read_file", map[string]any{"path": "abs-link"}, true, "cannot read abs-link"},
+		{"relative symlink out", "read_file", map[string]any{"path": "rel-link"}, true, "cannot read rel-link"},
+		{"through symlinked dir", "read_file", map[string]any{"path": "dir-link/secret.txt"}, true, "cannot read dir-link/secret.txt"},
+		{"list symlinked dir", "list_dir", map[string]any{"path": "dir-link"}, true, "cannot open dir-link"},
+		{"grep symlinked dir", "grep", map[string]any{"pattern": "deep", "path": "dir-link/sub"}, true, "cannot search dir-link/sub"},
+		{"read root file", "read_file", map[string]any{"path": skillFile}, false, "# Skill"},
+		{"list read root", "list_dir", map[string]any{"path": filepath.Join(skills, "skill")}, false, "SKILL.md"},
+		{"grep read root", "grep", map[string]any{"pattern": "Skill", "path": skills}, false, skillFile + ":1:# Skill"},
+		{"glob read root", "glob", map[string]any{"pattern": filepath.ToSlash(skills) + "/**/*.md"}, false, skillFile},
+		{"read root escape", "read_file", map[string]any{"path": filepath.Join(skills, "..", filepath.Base(outside), "secret.txt")}, true, "outside the project root"},
+		{"write dot-dot", "write_file", map[string]any{"path": "../new.txt", "content": "x"}, true, "outside the project root"},
+		{"write absolute outside", "write_file", map[string]any{"path": filepath.Join(outside, "new.txt"), "content": "x"}, true, "outside the project root"},
+		{"write through symlink", "write_file", map[string]any{"path": "abs-link", "content": "x"}, true, "cannot write abs-link"},
+		{"write into symlinked dir", "write_file", map[string]any{"path": "dir-link/new.txt", "content": "x"}, true, "cannot write dir-link/new.txt"},
+		{"edit through symlink", "edit_file", map[string]any{"path": "rel-link", "old_string": "secret", "new_string": "x"}, true, "cannot write rel-link"},
+		{"write read root", "write_file", map[string]any{"path": skillFile, "content": "x"}, true, "read-only skill folder"},
+		{"edit read root", "edit_file", map[string]any{"path": skillFile, "old_string": "Skill", "new_string": "x"}, true, "read-only skill folder"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			checkResult(t, run(t, s, tt.tool, tt.args), tt.wantErr, tt.want)
+		})
+	}
+
+	if got := readFileT(t, outsideSecret); got != "secret\n" {
+		t.Errorf("file outside the project changed to %q", got)
+	}
+	if got := readFileT(t, skillFile); got != "# Skill\n" {
+		t.Errorf("read-root file changed to %q", got)
+	}
+	for _, p := range []string{filepath.Join(outside, "new.txt"), filepath.Join(filepath.Dir(dir), "new.txt")} {
+		if _, err := os.Lstat(p); err == nil {
+			t.Errorf("%s was created outside the project", p)
+		}
+	}
+}
+
+// TestReadRootsConsultedPerCall checks that disabling a skill folder takes
+// effect on the next call.
+func TestReadRootsConsultedPerCall(t *testing.T) {
+	skills := t.TempDir()
+	writeTree(t, skills, map[string]string{"SKILL.md": "enabled\n"})
+	enabled := true
+	s, _ := newTestSet(t, nil, Options{ReadRoots: func() []string {
+		if enabled {
+			return []string{skills}
+		}
+		return nil
+	}})
+	file := filepath.Join(skills, "SKILL.md")
+	checkResult(t, run(t, s, "read_file", map[string]any{"path": file}), false, "enabled")
+	enabled = false
+	checkResult(t, run(t, s, "read_file", map[string]any{"path": file}), true, "outside the project root")
+}
+
+// TestProjectThroughSymlink accepts absolute paths written with either the
+// project path as given or its resolved form.
+func TestProjectThroughSymlink(t *testing.T) {
+	realDir := t.TempDir()
+	writeTree(t, realDir, map[string]string{"f.txt": "hello\n"})
+	link := filepath.Join(t.TempDir(), "project")
+	mustSymlink(t, realDir, link)
+	s, err := New(link, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	resolved, err := filepath.EvalSymlinks(realDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{filepath.Join(link, "f.txt"), filepath.Join(resolved, "f.txt")} {
+		checkResult(t, run(t, s, "read_file", map[string]any{"path": p}), false, "hello")
+	}
+}
+
+func TestNewRejectsMissingDirectory(t *testing.T) {
+	if _, err := New(filepath.Join(t.TempDir(), "missing"), Options{}); err == nil {
+		t.Fatal("New on a missing directory succeeded")
+	}
+}
