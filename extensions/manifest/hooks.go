@@ -1,0 +1,263 @@
+package manifest
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+)
+
+// The events AgentDesk dispatches. Hooks for any other event are reported
+// and ignored.
+const (
+	EventSessionStart     = "SessionStart"
+	EventUserPromptSubmit = "UserPromptSubmit"
+	EventSubagentStart    = "SubagentStart"
+)
+
+var dispatchedEvents = []string{EventSessionStart, EventUserPromptSubmit, EventSubagentStart}
+
+// defaultHooksFile is used when the manifest has no "hooks" field.
+const defaultHooksFile = "hooks/hooks.json"
+
+// maxTimeoutSeconds only guards the int conversion of absurd values; the
+// runner applies the real ceiling.
+const maxTimeoutSeconds = 24 * 60 * 60
+
+// Hook is one command handler of a dispatched event, validated but with
+// variables not yet expanded.
+type Hook struct {
+	Event         string   // SessionStart | UserPromptSubmit | SubagentStart
+	Matcher       string   // as written; "" matches everything
+	Command       string   // as written, for display and the trust diff
+	Argv          []string // tokens with variables unexpanded, e.g. "${CLAUDE_PLUGIN_ROOT}/hooks/x.js"
+	Timeout       int      // seconds from the manifest; 0 = host default
+	StatusMessage string
+	IgnoreExit    bool     // a trailing "; exit 0" or "|| true" was removed
+	Inactive      string   // why this hook will not run; empty when it can
+	Files         []string // package-relative files the argv names, sorted, unique
+}
+
+// Key identifies the hook for the dispatcher, which runs each (extension,
+// argv) pair once per event.
+func (h Hook) Key() string {
+	return h.Event + "\x00" + strings.Join(h.Argv, "\x00")
+}
+
+// handler is one entry of a matcher group's "hooks" list as written.
+type handler struct {
+	Type          string   `json:"type"`
+	Command       string   `json:"command"`
+	Args          []string `json:"args"`
+	Timeout       *float64 `json:"timeout"`
+	StatusMessage string   `json:"statusMessage"`
+}
+
+type matcherGroup struct {
+	Matcher *string           `json:"matcher"`
+	Hooks   []json.RawMessage `json:"hooks"`
+}
+
+// loadHooks reads the hooks from a file the manifest names, from the
+// manifest itself, or from hooks/hooks.json when the field is absent.
+func (l *loader) loadHooks(manifestPath string, raw json.RawMessage) error {
+	switch kind(raw) {
+	case 0, 'n':
+		if !l.root.exists(defaultHooksFile) {
+			return nil
+		}
+		return l.loadHooksFile(defaultHooksFile)
+	case '"':
+		var path string
+		if err := json.Unmarshal(raw, &path); err != nil {
+			return fmt.Errorf("%s: hooks: %w", manifestPath, err)
+		}
+		if err := l.loadHooksFile(path); err != nil {
+			return fmt.Errorf("%s: hooks file %w", manifestPath, err)
+		}
+		return nil
+	case '{':
+		if err := l.parseHooksConfig(raw); err != nil {
+			return fmt.Errorf("%s: hooks: %w", manifestPath, err)
+		}
+		return nil
+	}
+	return fmt.Errorf(`%s: "hooks" must be a path or an object`, manifestPath)
+}
+
+func (l *loader) loadHooksFile(rel string) error {
+	real, clean, err := l.root.resolve(rel)
+	if err != nil {
+		return err
+	}
+	data, err := readRegular(real, clean, MaxHooksFileBytes)
+	if err != nil {
+		return err
+	}
+	var whole json.RawMessage
+	if err := json.Unmarshal(data, &whole); err != nil {
+		return fmt.Errorf("%s: %w", clean, syntaxError(data, err))
+	}
+	if err := l.parseHooksConfig(whole); err != nil {
+		return fmt.Errorf("%s: %w", clean, err)
+	}
+	return nil
+}
+
+// parseHooksConfig accepts both shapes real plugins use: {"hooks": {Event:
+// […]}} and the bare {Event: […]} map. An empty object means no hooks.
+func (l *loader) parseHooksConfig(raw json.RawMessage) error {
+	members, err := orderedMembers(raw)
+	if err != nil {
+		return err
+	}
+	if i := slices.IndexFunc(members, func(m member) bool { return m.key == "hooks" }); i >= 0 {
+		if members, err = orderedMembers(members[i].value); err != nil {
+			return fmt.Errorf("hooks: %w", err)
+		}
+	}
+	for _, m := range members {
+		if err := l.parseEvent(m.key, m.value); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (l *loader) parseEvent(event string, raw json.RawMessage) error {
+	if !slices.Contains(dispatchedEvents, event) {
+		l.note("declares %s hooks: not supported, ignored", event)
+		return nil
+	}
+	var groups []matcherGroup
+	if kind(raw) != '[' {
+		return fmt.Errorf("%s: must be a list of {matcher, hooks}", event)
+	}
+	if err := decodeInto(raw, &groups); err != nil {
+		return fmt.Errorf("%s: %w", event, err)
+	}
+	for i, g := range groups {
+		where := fmt.Sprintf("%s[%d]", event, i)
+		if err := l.parseGroup(event, where, g); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (l *loader) parseGroup(event, where string, g matcherGroup) error {
+	var matcher string
+	if g.Matcher != nil {
+		matcher = *g.Matcher
+	}
+	if _, err := CompileMatcher(matcher); err != nil {
+		return fmt.Errorf("%s: %w", where, err)
+	}
+	for j, raw := range g.Hooks {
+		hookWhere := fmt.Sprintf("%s.hooks[%d]", where, j)
+		var h handler
+		if err := decodeInto(raw, &h); err != nil {
+			return fmt.Errorf("%s: %w", hookWhere, err)
+		}
+		if h.Type != "command" {
+			l.noteUnsupportedHandler(event, h.Type)
+			continue
+		}
+		if err := l.addHook(event, matcher, hookWhere, h); err != nil {
+			return fmt.Errorf("%s: %w", hookWhere, err)
+		}
+	}
+	return nil
+}
+
+func (l *loader) noteUnsupportedHandler(event, handlerType string) {
+	if handlerType == "" {
+		l.note(`declares a %s hook without "type": not supported, ignored`, event)
+		return
+	}
+	l.note("declares a %q hook for %s: not supported, ignored", handlerType, event)
+}
+
+func (l *loader) addHook(event, matcher, where string, h handler) error {
+	timeout, err := timeoutSeconds(h.Timeout)
+	if err != nil {
+		return err
+	}
+	cmd, err := parseCommand(h.Command, h.Args)
+	if err != nil {
+		return err
+	}
+	hook := Hook{
+		Event: event, Matcher: matcher, Command: h.Command, Argv: cmd.argv,
+		Timeout: timeout, StatusMessage: h.StatusMessage, IgnoreExit: cmd.ignoreExit,
+	}
+	if cmd.needsShell {
+		hook.Inactive = needsShellReason
+	} else if err := l.checkArgv(&hook); err != nil {
+		return err
+	}
+	if hook.Inactive != "" {
+		l.note("%s hook %s is inactive: %s", event, displayCommand(hook), hook.Inactive)
+	}
+	l.pkg.Hooks = append(l.pkg.Hooks, hook)
+	return nil
+}
+
+func timeoutSeconds(v *float64) (int, error) {
+	if v == nil {
+		return 0, nil
+	}
+	if *v < 0 {
+		return 0, fmt.Errorf("timeout %v must not be negative", *v)
+	}
+	return int(math.Min(math.Ceil(*v), maxTimeoutSeconds)), nil
+}
+
+// checkArgv validates every token that names a package file, records the
+// files for the tamper check, notes unknown variables, and decides whether
+// the program itself can run.
+func (l *loader) checkArgv(h *Hook) error {
+	for _, ref := range unknownVariables(h.Argv) {
+		l.note("%s hook %s: %s is not a variable AgentDesk sets; it is passed as written", h.Event, displayCommand(*h), ref)
+	}
+	for i, tok := range h.Argv {
+		rel, ok, err := packagePath(tok)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			continue
+		}
+		if err := l.checkPackageToken(h, tok, rel, i == 0); err != nil {
+			return err
+		}
+	}
+	slices.Sort(h.Files)
+	h.Files = slices.Compact(h.Files)
+	return nil
+}
+
+func (l *loader) checkPackageToken(h *Hook, tok, rel string, isProgram bool) error {
+	real, clean, err := l.root.resolve(rel)
+	if err != nil {
+		return fmt.Errorf("command names %s: %w", tok, err)
+	}
+	regular := isRegularFile(real)
+	if regular {
+		h.Files = append(h.Files, clean)
+	}
+	if !isProgram {
+		return nil
+	}
+	if !regular {
+		h.Inactive = clean + " is not executable on this system (not a file)"
+	} else if problem := executableProblem(real); problem != "" {
+		h.Inactive = clean + " is not executable on this system (" + problem + ")"
+	}
+	return nil
+}
+
+// displayCommand is how diagnostics quote a hook: its argv, which reads
+// the same for the shell and the exec ("args") forms.
+func displayCommand(h Hook) string { return fmt.Sprintf("%q", strings.Join(h.Argv, " ")) }

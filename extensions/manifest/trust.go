@@ -1,0 +1,112 @@
+package manifest
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"strings"
+)
+
+// hooksHashVersion starts the hashed encoding so a future change to what
+// the hash covers can never collide with today's hashes.
+const hooksHashVersion = "agentdesk-hooks-v1"
+
+// HooksHash is the trust hash of a hook list: the hex SHA-256 of, in list
+// order, each hook's event, normalised matcher ("" and "*" are the same;
+// surrounding spaces trimmed), argv (unexpanded), timeout, IgnoreExit, and
+// whether it is inactive. Every string is length-prefixed, so no two lists
+// share an encoding. It deliberately leaves out the command text (argv
+// carries what runs), the status message and the inactive reason's
+// wording (display only), and file contents (the tamper check covers
+// those).
+func HooksHash(hooks []Hook) string {
+	h := sha256.New()
+	h.Write(appendString(nil, hooksHashVersion))
+	for _, hook := range hooks {
+		h.Write(encodeHook(hook))
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+func encodeHook(h Hook) []byte {
+	b := appendString(nil, h.Event)
+	b = appendString(b, normaliseMatcher(h.Matcher))
+	b = binary.AppendUvarint(b, uint64(len(h.Argv)))
+	for _, tok := range h.Argv {
+		b = appendString(b, tok)
+	}
+	b = binary.AppendVarint(b, int64(h.Timeout))
+	return append(b, flag(h.IgnoreExit), flag(h.Inactive != ""))
+}
+
+func appendString(b []byte, s string) []byte {
+	return append(binary.AppendUvarint(b, uint64(len(s))), s...)
+}
+
+func flag(v bool) byte {
+	if v {
+		return 1
+	}
+	return 0
+}
+
+func normaliseMatcher(m string) string {
+	m = strings.TrimSpace(m)
+	if m == "*" {
+		return ""
+	}
+	return m
+}
+
+// HookChange is a hook at the same event and matcher position whose
+// trusted fields differ.
+type HookChange struct {
+	Old, New Hook
+}
+
+// HookDiff is what the re-trust dialog shows after an update.
+type HookDiff struct {
+	Added   []Hook
+	Removed []Hook
+	Changed []HookChange
+}
+
+// Empty reports whether the two lists are equal as far as trust goes.
+func (d HookDiff) Empty() bool {
+	return len(d.Added) == 0 && len(d.Removed) == 0 && len(d.Changed) == 0
+}
+
+// DiffHooks pairs hooks by event and matcher, then by position within that
+// pair: the n-th new hook of a group is compared with the n-th old one.
+// Unpaired new hooks are Added, unpaired old ones Removed. Results follow
+// the order of the new list, then of the old one.
+func DiffHooks(old, updated []Hook) HookDiff {
+	var diff HookDiff
+	oldGroups := map[string][]Hook{}
+	for _, h := range old {
+		oldGroups[groupKey(h)] = append(oldGroups[groupKey(h)], h)
+	}
+	paired := map[string]int{}
+	for _, h := range updated {
+		key := groupKey(h)
+		i := paired[key]
+		paired[key] = i + 1
+		switch {
+		case i >= len(oldGroups[key]):
+			diff.Added = append(diff.Added, h)
+		case string(encodeHook(h)) != string(encodeHook(oldGroups[key][i])):
+			diff.Changed = append(diff.Changed, HookChange{Old: oldGroups[key][i], New: h})
+		}
+	}
+	seen := map[string]int{}
+	for _, h := range old {
+		key := groupKey(h)
+		seen[key]++
+		if seen[key] > paired[key] {
+			diff.Removed = append(diff.Removed, h)
+		}
+	}
+	return diff
+}
+
+func groupKey(h Hook) string { return h.Event + "\x00" + normaliseMatcher(h.Matcher) }
