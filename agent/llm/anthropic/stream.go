@@ -1,0 +1,62 @@
+package anthropic
+
+import (
+	sdk "github.com/anthropics/anthropic-sdk-go/v2"
+
+	"github.com/agentdesk/agentdesk/agent/llm"
+)
+
+// emit passes on the text and thinking fragments of an event. Assembling
+// the message, input_json_delta and signatures included, is left to the
+// SDK's Message.Accumulate.
+func emit(event sdk.MessageStreamEventUnion, onDelta func(llm.Delta)) {
+	if event.Type != "content_block_delta" {
+		return
+	}
+	switch d := event.Delta; d.Type {
+	case "text_delta":
+		if d.Text != "" {
+			onDelta(llm.Delta{Kind: llm.PartText, Text: d.Text})
+		}
+	case "thinking_delta":
+		if d.Thinking != "" {
+			onDelta(llm.Delta{Kind: llm.PartReasoning, Text: d.Thinking})
+		}
+	}
+}
+
+// response converts the accumulated message. Redacted thinking is
+// dropped: llm.Part has no field for its opaque data, so it cannot be
+// sent back.
+func response(msg sdk.Message) llm.Response {
+	var parts []llm.Part
+	for _, block := range msg.Content {
+		switch block.Type {
+		case "thinking":
+			parts = append(parts, llm.Part{Kind: llm.PartReasoning, Text: block.Thinking, Signature: block.Signature})
+		case "text":
+			parts = append(parts, llm.Part{Kind: llm.PartText, Text: block.Text})
+		case "tool_use":
+			parts = append(parts, llm.Part{Kind: llm.PartToolCall, CallID: block.ID, Name: block.Name, Args: toolArgs(block.Input)})
+		}
+	}
+	u := msg.Usage
+	return llm.Response{
+		Message: llm.Message{Role: llm.RoleAssistant, Parts: parts},
+		Usage: llm.Usage{
+			// Cached prompt tokens are counted apart; the context holds them all.
+			InputTokens:  int(u.InputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens),
+			OutputTokens: int(u.OutputTokens),
+		},
+		StopReason: string(msg.StopReason),
+	}
+}
+
+// toolArgs is a tool_use input as argument JSON; a call without
+// arguments streams none and is "{}".
+func toolArgs(input []byte) string {
+	if len(input) == 0 {
+		return "{}"
+	}
+	return string(input)
+}

@@ -1,0 +1,75 @@
+package llm
+
+import "time"
+
+// Provider kinds: the two wire formats AgentDesk speaks.
+const (
+	KindOpenAI    = "openai"    // Chat Completions: OpenAI, ds4-server, llama.cpp, Ollama, vLLM, DeepSeek, OpenRouter
+	KindAnthropic = "anthropic" // Messages API
+)
+
+// Deadlines of a model call. A local server may take long to load a model
+// before its first byte, so that one is generous; once streaming, silence
+// longer than the idle timeout means the stream is dead.
+const (
+	DefaultConnectTimeout   = 10 * time.Second
+	DefaultFirstByteTimeout = 5 * time.Minute
+	DefaultIdleTimeout      = 90 * time.Second
+	DefaultMaxTokens        = 8192
+	DefaultContextWindow    = 32768
+)
+
+// Config is one provider as Preferences stores it.
+type Config struct {
+	Kind          string
+	BaseURL       string
+	Model         string
+	APIKey        string
+	ContextWindow int // tokens; drives the context meter and compaction
+
+	// Zero means the Default* value.
+	ConnectTimeout   time.Duration
+	FirstByteTimeout time.Duration
+	IdleTimeout      time.Duration
+	MaxTokens        int
+}
+
+// WithDefaults fills zero fields with the package defaults.
+func (c Config) WithDefaults() Config {
+	if c.ConnectTimeout == 0 {
+		c.ConnectTimeout = DefaultConnectTimeout
+	}
+	if c.FirstByteTimeout == 0 {
+		c.FirstByteTimeout = DefaultFirstByteTimeout
+	}
+	if c.IdleTimeout == 0 {
+		c.IdleTimeout = DefaultIdleTimeout
+	}
+	if c.MaxTokens == 0 {
+		c.MaxTokens = DefaultMaxTokens
+	}
+	if c.ContextWindow == 0 {
+		c.ContextWindow = DefaultContextWindow
+	}
+	return c
+}
+
+// Preset is a ready-made provider the user can pick.
+type Preset struct {
+	Name          string
+	Kind          string
+	BaseURL       string
+	Model         string
+	APIKeyEnv     string // conventional variable holding the key, if any
+	ContextWindow int
+	Local         bool // probed at first start
+}
+
+// Presets in the order they are offered and probed.
+var Presets = []Preset{
+	{Name: "ds4-server", Kind: KindOpenAI, BaseURL: "http://127.0.0.1:8000/v1", Model: "deepseek-v4-flash", ContextWindow: 131072, Local: true},
+	{Name: "llama.cpp", Kind: KindOpenAI, BaseURL: "http://127.0.0.1:8080/v1", Model: "default", ContextWindow: 32768, Local: true},
+	{Name: "Ollama", Kind: KindOpenAI, BaseURL: "http://127.0.0.1:11434/v1", Model: "qwen3-coder", ContextWindow: 32768, Local: true},
+	{Name: "OpenAI", Kind: KindOpenAI, BaseURL: "https://api.openai.com/v1", Model: "gpt-5.1", APIKeyEnv: "OPENAI_API_KEY", ContextWindow: 400000},
+	{Name: "Anthropic", Kind: KindAnthropic, BaseURL: "https://api.anthropic.com", Model: "claude-sonnet-4-5", APIKeyEnv: "ANTHROPIC_API_KEY", ContextWindow: 200000},
+}

@@ -1,0 +1,135 @@
+// Package llm is the provider-neutral model of a conversation and the
+// Provider interface the agent loop streams from. The openai and anthropic
+// sub-packages translate it to their wire formats.
+package llm
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+)
+
+// Role is who wrote a message.
+type Role string
+
+const (
+	RoleUser      Role = "user"
+	RoleAssistant Role = "assistant"
+	// RoleTool carries the results of one batch of tool calls. OpenAI sends
+	// it as one "tool" message per result, Anthropic as a user message of
+	// tool_result blocks.
+	RoleTool Role = "tool"
+)
+
+// PartKind says what a Part holds.
+type PartKind string
+
+const (
+	PartText PartKind = "text"
+	// PartContext is hidden extension context. It travels inside a user
+	// message as its own text part, wrapped by ContextText, and is never
+	// shown as transcript text.
+	PartContext    PartKind = "context"
+	PartReasoning  PartKind = "reasoning"
+	PartToolCall   PartKind = "tool_call"
+	PartToolResult PartKind = "tool_result"
+)
+
+// Part is one piece of a message. Which fields are set depends on Kind.
+type Part struct {
+	Kind PartKind `json:"kind"`
+	Text string   `json:"text,omitempty"`
+
+	// PartContext: which extension and event produced it.
+	Source string `json:"source,omitempty"`
+	Event  string `json:"event,omitempty"`
+
+	// PartReasoning: Anthropic's thinking signature, required to send a
+	// thinking block back in a later request.
+	Signature string `json:"signature,omitempty"`
+
+	// PartToolCall and PartToolResult.
+	CallID  string `json:"call_id,omitempty"`
+	Name    string `json:"name,omitempty"`
+	Args    string `json:"args,omitempty"` // raw JSON object text
+	IsError bool   `json:"is_error,omitempty"`
+}
+
+// Message is one turn of the conversation as sent to a provider.
+type Message struct {
+	Role  Role   `json:"role"`
+	Parts []Part `json:"parts"`
+}
+
+// Text joins the message's visible text parts.
+func (m Message) Text() string {
+	var b strings.Builder
+	for _, p := range m.Parts {
+		if p.Kind == PartText {
+			b.WriteString(p.Text)
+		}
+	}
+	return b.String()
+}
+
+// ToolCalls returns the message's tool-call parts in order.
+func (m Message) ToolCalls() []Part {
+	var calls []Part
+	for _, p := range m.Parts {
+		if p.Kind == PartToolCall {
+			calls = append(calls, p)
+		}
+	}
+	return calls
+}
+
+// ContextText is the wire form of a hidden context part: the text wrapped
+// in an element naming its source, so the model can tell it apart from
+// the user's own words.
+func ContextText(source, event, text string) string {
+	return `<extension-context source="` + source + `" event="` + event + `">` + "\n" +
+		strings.TrimRight(text, "\n") + "\n</extension-context>"
+}
+
+// ToolSpec describes one tool to the model.
+type ToolSpec struct {
+	Name        string
+	Description string
+	Parameters  json.RawMessage // a JSON Schema object
+}
+
+// Request is one model call.
+type Request struct {
+	Model     string
+	System    string
+	Messages  []Message
+	Tools     []ToolSpec
+	MaxTokens int
+}
+
+// Delta is a streamed fragment of the answer being written.
+type Delta struct {
+	Kind PartKind // PartText or PartReasoning
+	Text string
+}
+
+// Usage is what the provider reported the call cost, in tokens.
+type Usage struct {
+	InputTokens  int
+	OutputTokens int
+}
+
+// Response is the complete assistant message of one call.
+type Response struct {
+	Message    Message
+	Usage      Usage
+	StopReason string
+}
+
+// Provider streams one model call. onDelta is called from the calling
+// goroutine for every text or reasoning fragment, in order; the returned
+// Response holds the whole message, including tool calls with their
+// arguments fully assembled. Errors are *Error where the cause is known.
+type Provider interface {
+	Stream(ctx context.Context, req Request, onDelta func(Delta)) (Response, error)
+}

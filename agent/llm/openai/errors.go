@@ -1,0 +1,207 @@
+package openai
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/packages/ssestream"
+
+	"github.com/agentdesk/agentdesk/agent/llm"
+)
+
+// Bounds on error text: enough for any server's message, not a runaway
+// HTML page in the user's face.
+const (
+	maxErrorBody = 64 << 10
+	maxDetail    = 500
+)
+
+// Phrases by which servers say a request does not fit the context window:
+// OpenAI's context_length_exceeded, vLLM's "maximum context length",
+// llama.cpp's "exceeds the available context size" (type
+// exceed_context_size_error), Ollama's and others' "too many tokens".
+var overflowPhrases = []string{
+	"context length", "context_length", "context size", "context window",
+	"exceeds the context", "exceed_context", "too many tokens", "prompt is too long",
+}
+
+// Phrases that, next to the word "model", say the model does not exist:
+// OpenAI's "does not exist" / model_not_found, Ollama's "not found, try
+// pulling it first", DeepSeek's "Model Not Exist".
+var missingModelPhrases = []string{"not found", "not_found", "does not exist", "not exist"}
+
+// attempt is what an error is reported against.
+type attempt struct {
+	url, model string
+	dog        *watchdog      // nil for calls without stream deadlines
+	resp       *http.Response // set by the SDK once response headers arrive
+}
+
+func (a *attempt) newError(kind llm.ErrorKind, detail string, err error) *llm.Error {
+	return &llm.Error{Kind: kind, URL: a.url, Model: a.model, Detail: detail, Err: err}
+}
+
+// fail maps a failed call to the error the loop and the user see. A
+// cancelled ctx is returned as itself, wrapped, so errors.Is finds
+// context.Canceled; everything else becomes an *llm.Error.
+func (a *attempt) fail(ctx context.Context, err error) error {
+	switch ctxErr := ctx.Err(); {
+	case errors.Is(ctxErr, context.DeadlineExceeded):
+		return a.newError(llm.ErrTimeout, "", ctxErr)
+	case ctxErr != nil:
+		return fmt.Errorf("model request to %s: %w", a.url, ctxErr)
+	}
+	var e *llm.Error
+	if errors.As(err, &e) {
+		e.URL, e.Model = a.url, a.model
+		return e
+	}
+	return a.classify(err)
+}
+
+func (a *attempt) classify(err error) *llm.Error {
+	if cause := a.dog.expired(); cause != nil {
+		if cause == a.dog.noResponse {
+			return a.newError(llm.ErrTimeout, cause.Error(), err)
+		}
+		// Silence mid-answer means the stream died; retrying is the cure.
+		return a.newError(llm.ErrStreamCut, cause.Error(), err)
+	}
+	var inBand *ssestream.StreamError
+	switch {
+	case errors.As(err, &inBand):
+		info := parseErrorBody(inBand.Event.Data)
+		e := a.newError(kindOf(info.status, info), info.message, nil)
+		e.Status = info.status
+		return e
+	case a.resp != nil:
+		return a.newError(llm.ErrStreamCut, "", err)
+	case unreachable(err):
+		return a.newError(llm.ErrUnreachable, "", err)
+	}
+	return a.newError(llm.ErrOther, "", err)
+}
+
+// unreachable reports failures to connect: refused, no route, DNS, or no
+// answer within the connect timeout.
+func unreachable(err error) bool {
+	var op *net.OpError
+	if errors.As(err, &op) && op.Op == "dial" {
+		return true
+	}
+	var dns *net.DNSError
+	return errors.As(err, &dns)
+}
+
+// statusError is an SDK middleware turning an HTTP error response into an
+// *llm.Error before the SDK parses it. The SDK understands only OpenAI's
+// {"error":{...}} body: of vLLM's top-level {"message":...} it keeps
+// nothing, and for Ollama's {"error":"..."} or a proxy's plain text it
+// returns a JSON decoding error that has lost even the status.
+func statusError(req *http.Request, next option.MiddlewareNext) (*http.Response, error) {
+	res, err := next(req)
+	if err != nil || res.StatusCode < http.StatusBadRequest {
+		return res, err
+	}
+	defer res.Body.Close()
+	// A body cut short still names the status; keep what arrived.
+	body, _ := io.ReadAll(io.LimitReader(res.Body, maxErrorBody))
+	info := parseErrorBody(body)
+	return nil, &llm.Error{Kind: kindOf(res.StatusCode, info), Status: res.StatusCode, Detail: info.message}
+}
+
+// errorInfo is what an error body says.
+type errorInfo struct {
+	message string // the server's words, for the user
+	code    string // machine-readable code and type, for classifying
+	status  int    // a numeric code inside the body (in-band stream errors)
+}
+
+// parseErrorBody reads the error shapes in the wild: OpenAI's and
+// llama.cpp's {"error":{"message","code","type"}}, vLLM's top-level
+// {"message","code"}, Ollama's {"error":"..."}, FastAPI's {"detail":"..."}
+// and plain text.
+func parseErrorBody(body []byte) errorInfo {
+	var doc map[string]any
+	if err := json.Unmarshal(body, &doc); err != nil {
+		return errorInfo{message: clip(string(body))}
+	}
+	fields := doc
+	switch e := doc["error"].(type) {
+	case map[string]any:
+		fields = e
+	case string:
+		return errorInfo{message: clip(e)}
+	}
+	info := errorInfo{message: clip(firstString(fields["message"], fields["detail"]))}
+	if info.message == "" {
+		info.message = clip(string(body))
+	}
+	switch code := fields["code"].(type) {
+	case string:
+		info.code = code
+	case float64:
+		info.status = int(code)
+	}
+	info.code = strings.TrimSpace(info.code + " " + firstString(fields["type"]))
+	return info
+}
+
+// kindOf classifies an error response by status, then by its words.
+func kindOf(status int, info errorInfo) llm.ErrorKind {
+	text := strings.ToLower(info.message + " " + info.code)
+	switch {
+	case status == http.StatusUnauthorized || status == http.StatusForbidden:
+		return llm.ErrAuth
+	case status == http.StatusTooManyRequests:
+		return llm.ErrRateLimited
+	case status == http.StatusNotFound:
+		return llm.ErrModelNotFound
+	case containsAny(text, overflowPhrases):
+		return llm.ErrContextOverflow
+	case strings.Contains(text, "model") && containsAny(text, missingModelPhrases):
+		return llm.ErrModelNotFound
+	case status >= http.StatusInternalServerError:
+		return llm.ErrServer
+	}
+	return llm.ErrOther
+}
+
+func containsAny(s string, phrases []string) bool {
+	for _, p := range phrases {
+		if strings.Contains(s, p) {
+			return true
+		}
+	}
+	return false
+}
+
+func firstString(values ...any) string {
+	for _, v := range values {
+		if s, ok := v.(string); ok && s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// clip trims s to one readable line of at most maxDetail bytes.
+func clip(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) <= maxDetail {
+		return s
+	}
+	cut := maxDetail
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}

@@ -1,0 +1,183 @@
+package openai
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"slices"
+
+	oa "github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/shared"
+
+	"github.com/agentdesk/agentdesk/agent/llm"
+)
+
+// openAIHost is OpenAI's own API. Its reasoning models (gpt-5, o-series)
+// reject max_tokens and want max_completion_tokens, a name DeepSeek and
+// many local servers do not know, so only this host gets it.
+const openAIHost = "api.openai.com"
+
+func wantsCompletionTokens(baseURL string) bool {
+	u, err := url.Parse(baseURL)
+	return err == nil && u.Hostname() == openAIHost
+}
+
+// errorPrefix marks a failed tool result: Chat Completions has no error
+// flag on tool messages, so the model reads it from the content.
+const errorPrefix = "Error: "
+
+func (p *Provider) params(req llm.Request) (oa.ChatCompletionNewParams, error) {
+	tools, err := toolParams(req.Tools)
+	if err != nil {
+		return oa.ChatCompletionNewParams{}, err
+	}
+	params := oa.ChatCompletionNewParams{
+		Model:         p.model(req),
+		Messages:      messages(req.System, req.Messages),
+		Tools:         tools,
+		StreamOptions: oa.ChatCompletionStreamOptionsParam{IncludeUsage: oa.Bool(true)},
+	}
+	maxTokens := oa.Int(int64(cmp.Or(req.MaxTokens, p.cfg.MaxTokens)))
+	if p.completionTokens {
+		params.MaxCompletionTokens = maxTokens
+	} else {
+		params.MaxTokens = maxTokens
+	}
+	return params, nil
+}
+
+// messages is the wire conversation: one leading system message, then the
+// merged turns. Messages of roles the model does not know are left out.
+func messages(system string, msgs []llm.Message) []oa.ChatCompletionMessageParamUnion {
+	var out []oa.ChatCompletionMessageParamUnion
+	if system != "" {
+		out = append(out, oa.SystemMessage(system))
+	}
+	for _, m := range merged(msgs) {
+		switch m.Role {
+		case llm.RoleUser:
+			out = append(out, userMessage(m))
+		case llm.RoleAssistant:
+			out = append(out, assistantMessage(m))
+		case llm.RoleTool:
+			out = append(out, toolMessages(m)...)
+		}
+	}
+	return out
+}
+
+// merged joins consecutive messages of the same role, so chat templates
+// demanding strict alternation (llama.cpp, vLLM) never see two user
+// messages in a row, as after a turn cancelled before the model answered.
+// Each user message's context parts move ahead of its own text first, so
+// merging keeps every prompt next to its context.
+func merged(msgs []llm.Message) []llm.Message {
+	var out []llm.Message
+	for _, m := range msgs {
+		if m.Role == llm.RoleUser {
+			m.Parts = leading(m.Parts, llm.PartContext)
+		}
+		if n := len(out); n > 0 && out[n-1].Role == m.Role {
+			out[n-1].Parts = append(slices.Clip(out[n-1].Parts), m.Parts...)
+			continue
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// leading returns parts with those of the given kind moved to the front,
+// both groups keeping their order.
+func leading(parts []llm.Part, kind llm.PartKind) []llm.Part {
+	out := make([]llm.Part, 0, len(parts))
+	for _, p := range parts {
+		if p.Kind == kind {
+			out = append(out, p)
+		}
+	}
+	for _, p := range parts {
+		if p.Kind != kind {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// userMessage sends each context part wrapped by llm.ContextText and each
+// of the user's own text parts unchanged, as separate content parts; a
+// lone text part goes as a plain string, the form every server accepts.
+func userMessage(m llm.Message) oa.ChatCompletionMessageParamUnion {
+	var texts []string
+	for _, p := range m.Parts {
+		switch p.Kind {
+		case llm.PartContext:
+			texts = append(texts, llm.ContextText(p.Source, p.Event, p.Text))
+		case llm.PartText:
+			texts = append(texts, p.Text)
+		}
+	}
+	switch len(texts) {
+	case 0:
+		return oa.UserMessage("")
+	case 1:
+		return oa.UserMessage(texts[0])
+	}
+	parts := make([]oa.ChatCompletionContentPartUnionParam, len(texts))
+	for i, t := range texts {
+		parts[i] = oa.TextContentPart(t)
+	}
+	return oa.UserMessage(parts)
+}
+
+// assistantMessage sends text and tool calls. Reasoning stays behind:
+// DeepSeek rejects reasoning_content in requests, and no server needs it.
+func assistantMessage(m llm.Message) oa.ChatCompletionMessageParamUnion {
+	var msg oa.ChatCompletionAssistantMessageParam
+	for _, c := range m.ToolCalls() {
+		msg.ToolCalls = append(msg.ToolCalls, oa.ChatCompletionMessageToolCallUnionParam{
+			OfFunction: &oa.ChatCompletionMessageFunctionToolCallParam{
+				ID:       c.CallID,
+				Function: oa.ChatCompletionMessageFunctionToolCallFunctionParam{Name: c.Name, Arguments: cmp.Or(c.Args, "{}")},
+			},
+		})
+	}
+	// Content may be left out only when there are tool calls.
+	if text := m.Text(); text != "" || len(msg.ToolCalls) == 0 {
+		msg.Content.OfString = oa.String(text)
+	}
+	return oa.ChatCompletionMessageParamUnion{OfAssistant: &msg}
+}
+
+// toolMessages sends one tool message per result.
+func toolMessages(m llm.Message) []oa.ChatCompletionMessageParamUnion {
+	var out []oa.ChatCompletionMessageParamUnion
+	for _, p := range m.Parts {
+		if p.Kind != llm.PartToolResult {
+			continue
+		}
+		content := p.Text
+		if p.IsError {
+			content = errorPrefix + content
+		}
+		out = append(out, oa.ToolMessage(content, p.CallID))
+	}
+	return out
+}
+
+func toolParams(specs []llm.ToolSpec) ([]oa.ChatCompletionToolUnionParam, error) {
+	var out []oa.ChatCompletionToolUnionParam
+	for _, s := range specs {
+		fn := shared.FunctionDefinitionParam{Name: s.Name}
+		if s.Description != "" {
+			fn.Description = oa.String(s.Description)
+		}
+		if len(s.Parameters) > 0 {
+			if err := json.Unmarshal(s.Parameters, &fn.Parameters); err != nil {
+				return nil, fmt.Errorf("tool %s: parameters are not a JSON object: %w", s.Name, err)
+			}
+		}
+		out = append(out, oa.ChatCompletionFunctionTool(fn))
+	}
+	return out, nil
+}
