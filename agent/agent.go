@@ -1,0 +1,164 @@
+// Package agent is AgentDesk's one shared agent loop: sessions in a
+// project, streaming turns with tools and in-window approval, context
+// assembly (base policy, AGENTS.md, skills, extension context),
+// compaction and Ralph rounds. It knows extensions only through the
+// Lifecycle interface it defines, and the UI only through the Bus.
+package agent
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+
+	"github.com/agentdesk/agentdesk/agent/llm"
+	"github.com/agentdesk/agentdesk/agent/llm/anthropic"
+	"github.com/agentdesk/agentdesk/agent/llm/openai"
+	"github.com/agentdesk/agentdesk/agent/skills"
+	"github.com/agentdesk/agentdesk/storage"
+)
+
+// Defaults of the loop.
+const (
+	DefaultCompactThreshold = 0.8 // of the context window
+	DefaultRalphRounds      = 5
+	MaxRalphRounds          = 50
+	maxStepsPerTurn         = 200 // model calls in one turn, a guard against tool loops
+)
+
+// SkillSource contributes skill roots beyond the user's and the
+// project's: the enabled extensions, in installation order.
+type SkillSource interface {
+	SkillRoots() []skills.Root
+}
+
+// Config wires an Agent.
+type Config struct {
+	DB *storage.DB
+	// Provider returns the provider to use for the next model call, so a
+	// change in Preferences applies from the next turn on.
+	Provider  func() (llm.Provider, llm.Config, error)
+	Lifecycle Lifecycle   // nil: no extensions
+	Skills    SkillSource // nil: no extension skills
+	Approver  Approver    // asked for edits and commands unless Policy says otherwise
+	Policy    func() Policy
+	// HomeDir bounds the AGENTS.md search and holds ~/.agents/skills.
+	HomeDir          string
+	CompactThreshold float64 // 0: DefaultCompactThreshold
+	RalphRounds      func() int
+	CommandEnv       []string // environment of run_command; nil: the app's
+	Logger           *slog.Logger
+}
+
+// Agent opens projects and sessions.
+type Agent struct {
+	cfg Config
+	log *slog.Logger
+}
+
+// New returns an Agent; nil fields of cfg get safe defaults.
+func New(cfg Config) *Agent {
+	if cfg.Lifecycle == nil {
+		cfg.Lifecycle = NopLifecycle{}
+	}
+	if cfg.Policy == nil {
+		cfg.Policy = func() Policy { return PolicyAsk }
+	}
+	if cfg.CompactThreshold == 0 {
+		cfg.CompactThreshold = DefaultCompactThreshold
+	}
+	if cfg.RalphRounds == nil {
+		cfg.RalphRounds = func() int { return DefaultRalphRounds }
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	return &Agent{cfg: cfg, log: cfg.Logger}
+}
+
+// NewProvider builds the provider a Config describes.
+func NewProvider(c llm.Config) (llm.Provider, error) {
+	switch c.Kind {
+	case llm.KindOpenAI, "":
+		return openai.New(c), nil
+	case llm.KindAnthropic:
+		return anthropic.New(c), nil
+	}
+	return nil, fmt.Errorf("unknown provider kind %q (want %s or %s)", c.Kind, llm.KindOpenAI, llm.KindAnthropic)
+}
+
+// Canonical resolves a folder the user picked to the path a project is
+// known by: absolute, cleaned, symlinks resolved.
+func Canonical(dir string) (string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return "", fmt.Errorf("open project %s: %w", dir, err)
+	}
+	info, err := os.Stat(real)
+	if err != nil {
+		return "", fmt.Errorf("open project %s: %w", dir, err)
+	}
+	if !info.IsDir() {
+		return "", fmt.Errorf("open project %s: not a folder", dir)
+	}
+	return real, nil
+}
+
+// OpenProject records the canonical folder as a project.
+func (a *Agent) OpenProject(ctx context.Context, dir string) (storage.Project, error) {
+	path, err := Canonical(dir)
+	if err != nil {
+		return storage.Project{}, err
+	}
+	return a.cfg.DB.OpenProject(ctx, path)
+}
+
+// Sessions lists a project's chat sessions, most recent first.
+func (a *Agent) Sessions(ctx context.Context, p storage.Project) ([]storage.Session, error) {
+	return a.cfg.DB.Sessions(ctx, p.ID)
+}
+
+// RenameSession and DeleteSession manage the sidebar.
+func (a *Agent) RenameSession(ctx context.Context, id, title string) error {
+	return a.cfg.DB.RenameSession(ctx, id, title)
+}
+
+func (a *Agent) DeleteSession(ctx context.Context, id string) error {
+	return a.cfg.DB.DeleteSession(ctx, id)
+}
+
+// DB is the agent's database (for views that list stored transcripts).
+func (a *Agent) DB() *storage.DB { return a.cfg.DB }
+
+func newID() string {
+	var b [8]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic(err) // crypto/rand never fails on supported systems
+	}
+	return hex.EncodeToString(b[:])
+}
+
+// Transcript reads a stored session's entries (e.g. a Ralph round shown
+// under its parent).
+func (a *Agent) Transcript(ctx context.Context, sessionID string) ([]Entry, error) {
+	rows, err := a.cfg.DB.Messages(ctx, sessionID, 0)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Entry, 0, len(rows))
+	for _, r := range rows {
+		e, err := decodeEntry(r)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, e)
+	}
+	return out, nil
+}

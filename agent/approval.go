@@ -1,0 +1,147 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/agentdesk/agentdesk/agent/tools"
+)
+
+// Decision is the user's answer to an approval request.
+type Decision int
+
+const (
+	Deny Decision = iota
+	AllowOnce
+	AllowSession // allow this and every like call for the rest of the session
+)
+
+// Policy is the approval policy chosen in Preferences.
+type Policy string
+
+const (
+	PolicyAsk       Policy = "ask"        // ask for every edit and command (default)
+	PolicyAutoEdits Policy = "auto-edits" // edits inside the project run; commands ask
+	PolicyNever     Policy = "never"      // never ask
+	PolicyReadsOnly Policy = "reads"      // deny edits and commands without asking (headless)
+)
+
+// ParsePolicy accepts a stored or command-line policy name.
+func ParsePolicy(s string) (Policy, error) {
+	switch p := Policy(s); p {
+	case PolicyAsk, PolicyAutoEdits, PolicyNever, PolicyReadsOnly:
+		return p, nil
+	case "":
+		return PolicyAsk, nil
+	case "all":
+		return PolicyNever, nil
+	}
+	return "", fmt.Errorf("unknown approval policy %q (want ask, auto-edits, never or reads)", s)
+}
+
+// ApprovalRequest is one tool call waiting for the user.
+type ApprovalRequest struct {
+	ID      int64
+	Session string
+	Tool    string
+	Summary string // one line, e.g. "run_command go test ./..."
+	Preview tools.Preview
+}
+
+// Approver asks the user. Request blocks until answered or ctx ends; an
+// ended ctx counts as a denial.
+type Approver interface {
+	Request(ctx context.Context, req ApprovalRequest) Decision
+}
+
+// Approvals is the in-process approval service: the loop blocks in
+// Request, a view shows the pending request and calls Answer. The first
+// answer wins; later answers, and answers to requests that were
+// cancelled, are ignored. Notify is called without locks held and must
+// not block (a view schedules its dialog on the UI goroutine).
+type Approvals struct {
+	Notify func(ApprovalRequest)
+	// Withdrawn, if set, is called when a pending request ends without an
+	// answer (its turn was stopped), so the view can close the dialog.
+	Withdrawn func(id int64)
+
+	mu      sync.Mutex
+	next    int64
+	pending map[int64]chan Decision
+}
+
+// Request implements Approver.
+func (a *Approvals) Request(ctx context.Context, req ApprovalRequest) Decision {
+	ch := make(chan Decision, 1)
+	a.mu.Lock()
+	if a.pending == nil {
+		a.pending = map[int64]chan Decision{}
+	}
+	a.next++
+	req.ID = a.next
+	a.pending[req.ID] = ch
+	a.mu.Unlock()
+
+	if a.Notify != nil {
+		a.Notify(req)
+	}
+	select {
+	case d := <-ch:
+		return d
+	case <-ctx.Done():
+		if a.take(req.ID) != nil && a.Withdrawn != nil {
+			a.Withdrawn(req.ID)
+		}
+		return Deny
+	}
+}
+
+func (a *Approvals) take(id int64) chan Decision {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	ch := a.pending[id]
+	delete(a.pending, id)
+	return ch
+}
+
+// Answer resolves a pending request; it reports whether this answer was
+// the one that counted.
+func (a *Approvals) Answer(id int64, d Decision) bool {
+	ch := a.take(id)
+	if ch == nil {
+		return false
+	}
+	ch <- d
+	return true
+}
+
+// grants remembers "always allow for this session" answers.
+type grants struct {
+	mu  sync.Mutex
+	set map[string]bool
+}
+
+// grantKey scopes an always-allow: edits by tool, commands by the exact
+// command, so allowing `go test ./...` does not allow `rm -rf`.
+func grantKey(kind tools.Kind, tool string, p tools.Preview) string {
+	if kind == tools.Command {
+		return tool + "\x00" + p.Command
+	}
+	return tool
+}
+
+func (g *grants) has(key string) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.set[key]
+}
+
+func (g *grants) add(key string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.set == nil {
+		g.set = map[string]bool{}
+	}
+	g.set[key] = true
+}

@@ -1,0 +1,142 @@
+package agent
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"path/filepath"
+	"strings"
+
+	"github.com/agentdesk/agentdesk/agent/llm"
+	"github.com/agentdesk/agentdesk/agent/skills"
+	"github.com/agentdesk/agentdesk/storage"
+)
+
+func userSkillsDir(home string) string {
+	if home == "" {
+		return ""
+	}
+	return filepath.Join(home, ".agents", "skills")
+}
+
+func projectSkillsDir(project string) string { return filepath.Join(project, ".agents", "skills") }
+
+// catalogCache rebuilds the skills catalog only when the set of roots
+// changes (an extension was enabled or disabled), keeping the system
+// prompt stable between those points.
+type catalogCache struct {
+	key     string
+	catalog skills.Catalog
+}
+
+func (c *catalogCache) get(roots []skills.Root) skills.Catalog {
+	var k strings.Builder
+	for _, r := range roots {
+		k.WriteString(r.Source + "\x00" + r.Dir + "\x00")
+	}
+	if c.key != k.String() || c.key == "" {
+		c.key, c.catalog = k.String(), skills.Build(roots)
+	}
+	return c.catalog
+}
+
+// Catalog is the skills catalog the session's next request uses.
+func (s *Session) Catalog() skills.Catalog {
+	roots := s.skillRoots()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.catalog.get(roots)
+}
+
+// system renders the main thread's system prompt.
+func (s *Session) system() string {
+	catalog := s.Catalog()
+	enabled := s.a.cfg.Lifecycle.Enabled()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var blocks []ContextBlock
+	for _, id := range enabled {
+		if b, ok := s.blocks[id]; ok {
+			blocks = append(blocks, b)
+		}
+	}
+	return systemPrompt{Project: s.project, Agents: s.agents, Skills: catalog.Prompt(), Summary: s.summary, Extension: blocks}.String()
+}
+
+func hashText(text string) string {
+	sum := sha256.Sum256([]byte(text))
+	return hex.EncodeToString(sum[:])
+}
+
+// sessionStart fires SessionStart and keeps each extension's latest block
+// for the current epoch: identical output adds nothing, changed output
+// replaces the block, and every change is stored so a restart resumes
+// with the same request.
+func (s *Session) sessionStart(ctx context.Context, source string) {
+	s.bus.Publish(Event{Kind: EventStatus, Session: s.info.ID, Status: "running SessionStart hooks…"})
+	model := ""
+	if _, cfg, err := s.a.cfg.Provider(); err == nil {
+		model = cfg.Model
+	}
+	res := s.a.cfg.Lifecycle.SessionStart(ctx, SessionStartEvent{
+		SessionID: s.info.ID, ProjectDir: s.project, Source: source, Model: model})
+	s.notices(ctx, res.Notices)
+	for _, b := range res.Blocks {
+		s.keepSessionBlock(ctx, b)
+	}
+	s.bus.Publish(Event{Kind: EventStatus, Session: s.info.ID})
+}
+
+func (s *Session) keepSessionBlock(ctx context.Context, b ContextBlock) {
+	if b.Hash == "" {
+		b.Hash = hashText(b.Text)
+	}
+	b.Event = EventSessionStart
+	s.mu.Lock()
+	cur, ok := s.blocks[b.Source]
+	epoch := s.epoch
+	s.mu.Unlock()
+	if ok && cur.Hash == b.Hash {
+		return
+	}
+	err := s.a.cfg.DB.PutContextBlock(context.WithoutCancel(ctx), storage.ContextBlock{
+		SessionID: s.info.ID, Epoch: epoch, Source: b.Source, Event: b.Event, Hash: b.Hash, Content: b.Text})
+	if err != nil {
+		s.a.log.Error("store SessionStart context", "session", s.info.ID, "source", b.Source, "err", err)
+		return
+	}
+	s.mu.Lock()
+	s.blocks[b.Source] = b
+	s.mu.Unlock()
+	s.host(ctx, Host{Kind: HostContext, Source: b.Source, Event: b.Event, Text: b.Text})
+}
+
+// notices turns hook notices into host entries (chips and one-line
+// notices in the transcript).
+func (s *Session) notices(ctx context.Context, ns []Notice) {
+	for _, n := range ns {
+		h := Host{Source: n.Source, Label: n.Label, Text: n.Text}
+		switch n.Kind {
+		case NoticeStatus:
+			h.Kind = HostStatus
+		case NoticeBlocked:
+			h.Kind, h.Text = HostNotice, "asked to block this prompt (not supported; the prompt was sent): "+n.Text
+		default:
+			h.Kind, h.Extension = HostNotice, true
+		}
+		s.host(ctx, h)
+	}
+}
+
+// contextParts turns UserPromptSubmit blocks into the leading hidden
+// parts of the user message.
+func contextParts(blocks []ContextBlock) []llm.Part {
+	var parts []llm.Part
+	for _, b := range blocks {
+		if strings.TrimSpace(b.Text) == "" {
+			continue
+		}
+		parts = append(parts, llm.Part{Kind: llm.PartContext, Source: b.Source, Event: b.Event, Text: b.Text})
+	}
+	return parts
+}

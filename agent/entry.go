@@ -1,0 +1,77 @@
+package agent
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/agentdesk/agentdesk/agent/llm"
+	"github.com/agentdesk/agentdesk/storage"
+)
+
+// RoleHost marks transcript entries the host wrote for the user (status
+// chips, notices, compaction markers, Ralph rounds). They are stored and
+// shown, never sent to the model.
+const RoleHost llm.Role = "host"
+
+// HostKind says what a host entry shows.
+type HostKind string
+
+const (
+	HostStatus     HostKind = "status"     // an extension's systemMessage chip
+	HostNotice     HostKind = "notice"     // a hook failure or other one-line notice
+	HostError      HostKind = "error"      // a turn failed (provider error, ...)
+	HostStopped    HostKind = "stopped"    // the user stopped the turn
+	HostContext    HostKind = "context"    // an extension added hidden context (marker)
+	HostCompaction HostKind = "compaction" // older messages were summarised
+	HostRalph      HostKind = "ralph"      // one Ralph round
+	HostInfo       HostKind = "info"       // answers to host commands
+)
+
+// Host is the payload of a host entry.
+type Host struct {
+	Kind   HostKind `json:"kind"`
+	Source string   `json:"source,omitempty"` // extension id
+	Label  string   `json:"label,omitempty"`  // display name of the source
+	Event  string   `json:"event,omitempty"`
+	Text   string   `json:"text"`
+	// HostRalph: the round's child session and progress.
+	Child  string `json:"child,omitempty"`
+	Round  int    `json:"round,omitempty"`
+	Rounds int    `json:"rounds,omitempty"`
+	Status string `json:"status,omitempty"`
+	// HostNotice about a hook failure: the pane can be opened from it.
+	Extension bool `json:"extension,omitempty"`
+}
+
+// Entry is one item of a session's transcript.
+type Entry struct {
+	Seq     int64
+	Role    llm.Role
+	Parts   []llm.Part // user, assistant and tool entries
+	Host    *Host      // host entries
+	Tokens  int
+	Time    time.Time
+	Session string
+}
+
+// Message is the entry as the model sees it.
+func (e Entry) Message() llm.Message { return llm.Message{Role: e.Role, Parts: e.Parts} }
+
+// record is the JSON stored in messages.parts.
+type record struct {
+	Parts []llm.Part `json:"parts,omitempty"`
+	Host  *Host      `json:"host,omitempty"`
+}
+
+func encodeEntry(e Entry) ([]byte, error) {
+	return json.Marshal(record{Parts: e.Parts, Host: e.Host})
+}
+
+func decodeEntry(m storage.Message) (Entry, error) {
+	var r record
+	if err := json.Unmarshal(m.Parts, &r); err != nil {
+		return Entry{}, fmt.Errorf("message %d of session %s: %w", m.Seq, m.SessionID, err)
+	}
+	return Entry{Seq: m.Seq, Role: llm.Role(m.Role), Parts: r.Parts, Host: r.Host, Tokens: m.Tokens, Time: m.CreatedAt, Session: m.SessionID}, nil
+}

@@ -1,0 +1,259 @@
+package agent
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/agentdesk/agentdesk/agent/llm"
+	"github.com/agentdesk/agentdesk/agent/llm/llmtest"
+	"github.com/agentdesk/agentdesk/agent/skills"
+	"github.com/agentdesk/agentdesk/storage"
+)
+
+// fakeLifecycle stands in for the extensions dispatcher: it records every
+// call and answers with scripted context.
+type fakeLifecycle struct {
+	mu       sync.Mutex
+	enabled  []string
+	calls    []string
+	start    map[string]string // source → SessionStart context
+	prompt   func(PromptEvent) HookResult
+	subagent func(SubagentEvent) HookResult
+	roots    []skills.Root
+}
+
+func (f *fakeLifecycle) record(s string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.calls = append(f.calls, s)
+}
+
+func (f *fakeLifecycle) Calls() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]string(nil), f.calls...)
+}
+
+func (f *fakeLifecycle) count(prefix string) int {
+	n := 0
+	for _, c := range f.Calls() {
+		if strings.HasPrefix(c, prefix) {
+			n++
+		}
+	}
+	return n
+}
+
+func (f *fakeLifecycle) SessionStart(_ context.Context, ev SessionStartEvent) HookResult {
+	f.record("SessionStart:" + ev.Source)
+	f.mu.Lock()
+	text, ok := f.start[ev.Source]
+	f.mu.Unlock()
+	if !ok {
+		return HookResult{}
+	}
+	return HookResult{Blocks: []ContextBlock{{Source: "ext", Event: EventSessionStart, Text: text}}}
+}
+
+func (f *fakeLifecycle) UserPromptSubmit(_ context.Context, ev PromptEvent) HookResult {
+	f.record("UserPromptSubmit:" + ev.Prompt)
+	if f.prompt != nil {
+		return f.prompt(ev)
+	}
+	return HookResult{}
+}
+
+func (f *fakeLifecycle) SubagentStart(_ context.Context, ev SubagentEvent) HookResult {
+	f.record("SubagentStart:" + ev.AgentType)
+	if f.subagent != nil {
+		return f.subagent(ev)
+	}
+	return HookResult{}
+}
+
+func (f *fakeLifecycle) Enabled() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]string(nil), f.enabled...)
+}
+
+func (f *fakeLifecycle) SkillRoots() []skills.Root {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]skills.Root(nil), f.roots...)
+}
+
+func (f *fakeLifecycle) setEnabled(ids ...string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.enabled = ids
+}
+
+// scriptedApprover answers approval requests from a queue (Deny when
+// empty) and records them.
+type scriptedApprover struct {
+	mu        sync.Mutex
+	answers   []Decision
+	requests  []ApprovalRequest
+	requested chan ApprovalRequest
+}
+
+func (a *scriptedApprover) Request(ctx context.Context, req ApprovalRequest) Decision {
+	a.mu.Lock()
+	a.requests = append(a.requests, req)
+	d := Deny
+	if len(a.answers) > 0 {
+		d, a.answers = a.answers[0], a.answers[1:]
+	}
+	ch := a.requested
+	a.mu.Unlock()
+	if ch != nil {
+		ch <- req
+		<-ctx.Done()
+		return Deny
+	}
+	return d
+}
+
+// env is an agent on a temp database, project and home, talking to a fake
+// OpenAI-compatible server.
+type env struct {
+	t        *testing.T
+	server   *llmtest.Server
+	db       *storage.DB
+	dbPath   string
+	life     *fakeLifecycle
+	approver *scriptedApprover
+	agent    *Agent
+	project  storage.Project
+	home     string
+	window   int
+	policy   Policy
+}
+
+func newEnv(t *testing.T) *env {
+	t.Helper()
+	dir := t.TempDir()
+	e := &env{t: t, server: llmtest.NewOpenAI(t), dbPath: filepath.Join(dir, "agentdesk.db"),
+		life: &fakeLifecycle{start: map[string]string{}}, approver: &scriptedApprover{},
+		home: filepath.Join(dir, "home"), window: 100000, policy: PolicyAsk}
+	os.MkdirAll(filepath.Join(dir, "home", "src", "proj"), 0o755)
+	e.open()
+	p, err := e.agent.OpenProject(context.Background(), filepath.Join(e.home, "src", "proj"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.project = p
+	return e
+}
+
+// open (re)opens the database and the agent, as a restart does.
+func (e *env) open() {
+	e.t.Helper()
+	db, err := storage.Open(context.Background(), e.dbPath)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	e.db = db
+	e.t.Cleanup(func() { db.Close() })
+	e.agent = New(Config{DB: db, Lifecycle: e.life, Skills: e.life, Approver: e.approver, HomeDir: e.home,
+		Policy: func() Policy { return e.policy },
+		Provider: func() (llm.Provider, llm.Config, error) {
+			cfg := e.server.Config()
+			cfg.ContextWindow = e.window
+			p, err := NewProvider(cfg)
+			return p, cfg, err
+		}})
+}
+
+func (e *env) newSession() *Session {
+	e.t.Helper()
+	s, err := e.agent.NewSession(context.Background(), e.project)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	e.t.Cleanup(func() { s.Close() })
+	e.idle(s)
+	return s
+}
+
+func (e *env) resume(id string) *Session {
+	e.t.Helper()
+	s, err := e.agent.OpenSession(context.Background(), id)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	e.t.Cleanup(func() { s.Close() })
+	e.idle(s)
+	return s
+}
+
+// idle waits for the session's jobs to finish (guard timeout only).
+func (e *env) idle(s *Session) {
+	e.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := s.WaitIdle(ctx); err != nil {
+		e.t.Fatal("session did not become idle")
+	}
+}
+
+// send submits a prompt and waits for the turn to end.
+func (e *env) send(s *Session, prompt string) {
+	e.t.Helper()
+	s.Submit(prompt)
+	e.idle(s)
+}
+
+func (e *env) file(rel, body string) string {
+	path := filepath.Join(e.project.Path, rel)
+	os.MkdirAll(filepath.Dir(path), 0o755)
+	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+		e.t.Fatal(err)
+	}
+	return path
+}
+
+func hostTexts(s *Session, kind HostKind) []string {
+	var out []string
+	for _, en := range s.Entries() {
+		if en.Host != nil && en.Host.Kind == kind {
+			out = append(out, en.Host.Text)
+		}
+	}
+	return out
+}
+
+func assertAlternating(t *testing.T, r llmtest.Request) {
+	t.Helper()
+	if r.SystemMessages != 1 {
+		t.Errorf("request has %d system messages, want exactly 1", r.SystemMessages)
+	}
+	prev := ""
+	for i, role := range r.Roles() {
+		if i == 0 && role != "user" {
+			t.Errorf("first message is %s, want user", role)
+		}
+		if role == prev && role != "tool" {
+			t.Errorf("two %s messages in a row at %d: %v", role, i, r.Roles())
+		}
+		prev = role
+	}
+}
+
+func joined(m llmtest.Msg) string { return strings.Join(m.Texts, "\n") }
+
+// toolResults collects every tool result a request sends back, in order
+// (OpenAI sends one tool message per result).
+func toolResults(r llmtest.Request) []string {
+	var out []string
+	for _, m := range r.Messages {
+		out = append(out, m.ToolResults...)
+	}
+	return out
+}

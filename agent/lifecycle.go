@@ -1,0 +1,96 @@
+package agent
+
+import "context"
+
+// Hook event names, as extensions know them.
+const (
+	EventSessionStart     = "SessionStart"
+	EventUserPromptSubmit = "UserPromptSubmit"
+	EventSubagentStart    = "SubagentStart"
+)
+
+// SessionStart sources.
+const (
+	SourceStartup = "startup"
+	SourceResume  = "resume"
+	SourceCompact = "compact"
+)
+
+// Lifecycle is how the loop lets extensions add context. The agent
+// defines it, extensions implement it, app wires it. Calls may run hook
+// processes; they honour ctx and never fail the turn: problems come back
+// as notices.
+type Lifecycle interface {
+	SessionStart(ctx context.Context, ev SessionStartEvent) HookResult
+	UserPromptSubmit(ctx context.Context, ev PromptEvent) HookResult
+	SubagentStart(ctx context.Context, ev SubagentEvent) HookResult
+	// Enabled lists the extensions whose context may be sent right now,
+	// in installation order. Context from any other source is left out of
+	// the very next request.
+	Enabled() []string
+}
+
+// SessionStartEvent fires when a session starts, resumes or compacts.
+type SessionStartEvent struct {
+	SessionID  string
+	ProjectDir string
+	Source     string // SourceStartup, SourceResume or SourceCompact
+	Model      string
+}
+
+// PromptEvent fires once per real user prompt, before generation.
+type PromptEvent struct {
+	SessionID  string
+	ProjectDir string
+	Prompt     string
+}
+
+// SubagentEvent fires before each Ralph round.
+type SubagentEvent struct {
+	SessionID       string // the child's session
+	ParentSessionID string
+	ProjectDir      string
+	AgentID         string
+	AgentType       string // "ralph"
+	Round           int
+}
+
+// ContextBlock is context one extension returned for one event.
+type ContextBlock struct {
+	Source string // extension id
+	Event  string
+	Text   string
+	Hash   string // of Text; equal hashes mean nothing new to add
+}
+
+// NoticeKind says what a Notice is about.
+type NoticeKind string
+
+const (
+	NoticeStatus  NoticeKind = "status"  // a hook's systemMessage: a chip, never sent to the model
+	NoticeBlocked NoticeKind = "blocked" // a hook asked to block; the prompt stays authoritative
+	NoticeFailure NoticeKind = "failure" // a hook failed; shown once until it recovers
+)
+
+// Notice is a user-visible line an extension produced.
+type Notice struct {
+	Kind   NoticeKind
+	Source string // extension id
+	Label  string // display name
+	Text   string
+}
+
+// HookResult is what one lifecycle event produced, merged across
+// extensions in installation order.
+type HookResult struct {
+	Blocks  []ContextBlock
+	Notices []Notice
+}
+
+// NopLifecycle is the Lifecycle with no extensions.
+type NopLifecycle struct{}
+
+func (NopLifecycle) SessionStart(context.Context, SessionStartEvent) HookResult { return HookResult{} }
+func (NopLifecycle) UserPromptSubmit(context.Context, PromptEvent) HookResult   { return HookResult{} }
+func (NopLifecycle) SubagentStart(context.Context, SubagentEvent) HookResult    { return HookResult{} }
+func (NopLifecycle) Enabled() []string                                          { return nil }

@@ -1,0 +1,404 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/agentdesk/agentdesk/agent/llm"
+	"github.com/agentdesk/agentdesk/agent/skills"
+	"github.com/agentdesk/agentdesk/agent/tools"
+	"github.com/agentdesk/agentdesk/storage"
+)
+
+// Session is one open conversation. Work (session start, prompts, host
+// commands) runs one job at a time on a worker goroutine; a prompt
+// submitted while a job runs is queued and shown as queued.
+type Session struct {
+	a       *Agent
+	info    storage.Session
+	project string
+	bus     *Bus
+	tools   *tools.Set
+	grants  grants
+
+	ctx    context.Context // ends at Close
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+
+	mu       sync.Mutex
+	main     *thread
+	epoch    int
+	summary  string
+	blocks   map[string]ContextBlock // SessionStart context of the current epoch, by source
+	agents   []agentsFile
+	catalog  catalogCache
+	jobs     []string
+	busy     bool
+	stopJob  context.CancelFunc
+	idle     chan struct{} // closed while no job runs
+	usage    Usage
+	titleSet bool
+}
+
+// thread is one model conversation: the session's main thread or a Ralph
+// round. Entries with Seq >= start are in the model's context.
+type thread struct {
+	session string
+	entries []Entry
+	start   int64
+}
+
+// NewSession starts a new session in the project and fires
+// SessionStart(startup).
+func (a *Agent) NewSession(ctx context.Context, p storage.Project) (*Session, error) {
+	info, err := a.cfg.DB.CreateSession(ctx, storage.Session{ID: newID(), ProjectID: p.ID, Title: "New session"})
+	if err != nil {
+		return nil, err
+	}
+	s, err := a.open(ctx, info, p.Path)
+	if err != nil {
+		return nil, err
+	}
+	s.enqueue("\x00" + SourceStartup)
+	return s, nil
+}
+
+// OpenSession resumes a stored session and fires SessionStart(resume).
+// The transcript and the context of the current epoch are restored
+// exactly, so the next request matches what was sent before the restart.
+func (a *Agent) OpenSession(ctx context.Context, id string) (*Session, error) {
+	info, err := a.cfg.DB.Session(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	projects, err := a.cfg.DB.Projects(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var dir string
+	for _, p := range projects {
+		if p.ID == info.ProjectID {
+			dir = p.Path
+		}
+	}
+	s, err := a.open(ctx, info, dir)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.restore(ctx); err != nil {
+		s.Close()
+		return nil, err
+	}
+	s.enqueue("\x00" + SourceResume)
+	return s, nil
+}
+
+func (a *Agent) open(ctx context.Context, info storage.Session, dir string) (*Session, error) {
+	s := &Session{a: a, info: info, project: dir, bus: NewBus(), blocks: map[string]ContextBlock{},
+		main: &thread{session: info.ID}, idle: closedChan(), titleSet: info.Title != "New session"}
+	set, err := tools.New(dir, tools.Options{ReadRoots: s.skillDirs, Env: a.cfg.CommandEnv})
+	if err != nil {
+		return nil, fmt.Errorf("open session in %s: %w", dir, err)
+	}
+	s.tools = set
+	s.ctx, s.cancel = context.WithCancel(context.Background())
+	s.agents = findAgentsMD(dir, a.cfg.HomeDir)
+	return s, nil
+}
+
+func closedChan() chan struct{} {
+	c := make(chan struct{})
+	close(c)
+	return c
+}
+
+// restore loads the transcript and the current epoch's state.
+func (s *Session) restore(ctx context.Context) error {
+	db := s.a.cfg.DB
+	rows, err := db.Messages(ctx, s.info.ID, 0)
+	if err != nil {
+		return err
+	}
+	for _, r := range rows {
+		e, err := decodeEntry(r)
+		if err != nil {
+			return err
+		}
+		s.main.entries = append(s.main.entries, e)
+	}
+	comps, err := db.Compactions(ctx, s.info.ID)
+	if err != nil {
+		return err
+	}
+	if n := len(comps); n > 0 {
+		last := comps[n-1]
+		s.epoch, s.summary, s.main.start = last.Epoch, last.Summary, last.BoundarySeq
+	}
+	blocks, err := db.ContextBlocks(ctx, s.info.ID, s.epoch)
+	if err != nil {
+		return err
+	}
+	for _, b := range blocks {
+		if b.Event == EventSessionStart {
+			s.blocks[b.Source] = ContextBlock{Source: b.Source, Event: b.Event, Text: b.Content, Hash: b.Hash}
+		}
+	}
+	return nil
+}
+
+// ID is the session's id.
+func (s *Session) ID() string { return s.info.ID }
+
+// Project is the session's canonical project folder.
+func (s *Session) Project() string { return s.project }
+
+// Bus is where the session's events go.
+func (s *Session) Bus() *Bus { return s.bus }
+
+// Entries returns a copy of the whole transcript, old epochs included.
+func (s *Session) Entries() []Entry {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Entry(nil), s.main.entries...)
+}
+
+// Usage is the current context meter.
+func (s *Session) Usage() Usage {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.usage
+}
+
+// Submit queues a prompt or host command and returns at once.
+func (s *Session) Submit(text string) {
+	if text = strings.TrimSpace(text); text != "" {
+		s.enqueue(text)
+	}
+}
+
+// Busy reports whether a job is running.
+func (s *Session) Busy() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.busy
+}
+
+// Queued lists the prompts waiting behind the running job.
+func (s *Session) Queued() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.queuedLocked()
+}
+
+func (s *Session) queuedLocked() []string {
+	var q []string
+	for _, j := range s.jobs {
+		if !strings.HasPrefix(j, "\x00") {
+			q = append(q, j)
+		}
+	}
+	return q
+}
+
+// Jobs whose text starts with NUL are internal (session start with the
+// given source); everything else is user input.
+func (s *Session) enqueue(job string) {
+	s.mu.Lock()
+	if s.ctx.Err() != nil {
+		s.mu.Unlock()
+		return
+	}
+	s.jobs = append(s.jobs, job)
+	start := !s.busy
+	if start {
+		s.busy = true
+		s.idle = make(chan struct{})
+		s.wg.Add(1)
+	}
+	queue := s.queuedLocked()
+	s.mu.Unlock()
+	if start {
+		s.bus.Publish(Event{Kind: EventBusy, Session: s.info.ID, Busy: true})
+		go s.work()
+	} else {
+		s.bus.Publish(Event{Kind: EventQueue, Session: s.info.ID, Queue: queue})
+	}
+}
+
+func (s *Session) work() {
+	defer s.wg.Done()
+	for {
+		job, ctx, ok := s.next()
+		if !ok {
+			return
+		}
+		s.run(ctx, job)
+	}
+}
+
+// next pops the next job with its own cancellable context, or marks the
+// session idle.
+func (s *Session) next() (string, context.Context, bool) {
+	s.mu.Lock()
+	if s.stopJob != nil {
+		s.stopJob()
+		s.stopJob = nil
+	}
+	if len(s.jobs) == 0 || s.ctx.Err() != nil {
+		s.jobs, s.busy = nil, false
+		close(s.idle)
+		s.mu.Unlock()
+		s.bus.Publish(Event{Kind: EventBusy, Session: s.info.ID, Busy: false})
+		return "", nil, false
+	}
+	job := s.jobs[0]
+	s.jobs = s.jobs[1:]
+	ctx, cancel := context.WithCancel(s.ctx)
+	s.stopJob = cancel
+	queue := s.queuedLocked()
+	s.mu.Unlock()
+	s.bus.Publish(Event{Kind: EventQueue, Session: s.info.ID, Queue: queue})
+	return job, ctx, true
+}
+
+func (s *Session) run(ctx context.Context, job string) {
+	if source, ok := strings.CutPrefix(job, "\x00"); ok {
+		s.sessionStart(ctx, source)
+		return
+	}
+	if s.hostCommand(ctx, job) {
+		return
+	}
+	s.turn(ctx, job)
+}
+
+// Stop cancels the running job (its stream, tools and hook processes) and
+// hands back the prompts that were queued behind it, so the composer can
+// offer them again instead of running them.
+func (s *Session) Stop() []string {
+	s.mu.Lock()
+	var kept []string
+	var returned []string
+	for _, j := range s.jobs {
+		if strings.HasPrefix(j, "\x00") {
+			kept = append(kept, j)
+		} else {
+			returned = append(returned, j)
+		}
+	}
+	s.jobs = kept
+	if s.stopJob != nil {
+		s.stopJob()
+	}
+	s.mu.Unlock()
+	if len(returned) > 0 {
+		s.bus.Publish(Event{Kind: EventQueue, Session: s.info.ID})
+	}
+	return returned
+}
+
+// WaitIdle blocks until no job runs or ctx ends.
+func (s *Session) WaitIdle(ctx context.Context) error {
+	s.mu.Lock()
+	idle := s.idle
+	s.mu.Unlock()
+	select {
+	case <-idle:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Close stops all work, waits for it and releases the session's files.
+func (s *Session) Close() error {
+	s.cancel()
+	s.wg.Wait()
+	return s.tools.Close()
+}
+
+// append stores an entry of th and publishes it.
+func (s *Session) append(ctx context.Context, th *thread, e Entry) (Entry, error) {
+	body, err := encodeEntry(e)
+	if err != nil {
+		return Entry{}, err
+	}
+	// Stored even when the job was cancelled: a stopped turn keeps what
+	// it said and did.
+	seq, err := s.a.cfg.DB.AppendMessage(context.WithoutCancel(ctx), storage.Message{
+		SessionID: th.session, Role: string(e.Role), Parts: body, Tokens: e.Tokens})
+	if err != nil {
+		return Entry{}, err
+	}
+	e.Seq, e.Session = seq, th.session
+	s.mu.Lock()
+	th.entries = append(th.entries, e)
+	s.mu.Unlock()
+	s.bus.Publish(Event{Kind: EventEntry, Session: th.session, Entry: e})
+	return e, nil
+}
+
+// host adds a host entry to the main thread.
+func (s *Session) host(ctx context.Context, h Host) {
+	if _, err := s.append(ctx, s.main, Entry{Role: RoleHost, Host: &h}); err != nil {
+		s.a.log.Error("store host entry", "session", s.info.ID, "err", err)
+	}
+}
+
+// skillDirs are the read-only roots the read tools may open: every skill
+// root currently in the catalog.
+func (s *Session) skillDirs() []string {
+	var dirs []string
+	for _, r := range s.skillRoots() {
+		dirs = append(dirs, r.Dir)
+	}
+	return dirs
+}
+
+func (s *Session) skillRoots() []skills.Root { return s.a.skillRoots(s.project) }
+
+// skillRoots are where skills come from, in priority order: the user's,
+// the project's, then the enabled extensions' in installation order.
+func (a *Agent) skillRoots(project string) []skills.Root {
+	roots := []skills.Root{
+		{Dir: userSkillsDir(a.cfg.HomeDir), Source: "user"},
+		{Dir: projectSkillsDir(project), Source: "project"},
+	}
+	if a.cfg.Skills != nil {
+		roots = append(roots, a.cfg.Skills.SkillRoots()...)
+	}
+	return roots
+}
+
+// Catalog is the skills catalog a session in project would use now, with
+// every conflict (for the Skills view).
+func (a *Agent) Catalog(project string) skills.Catalog { return skills.Build(a.skillRoots(project)) }
+
+// messages is the conversation of th as sent to the model: only the
+// current epoch, no host entries, and context parts only from extensions
+// that are enabled now.
+func (s *Session) messages(th *thread) []llm.Message {
+	enabled := map[string]bool{}
+	for _, id := range s.a.cfg.Lifecycle.Enabled() {
+		enabled[id] = true
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []llm.Message
+	for _, e := range th.entries {
+		if e.Seq < th.start || e.Role == RoleHost {
+			continue
+		}
+		m := llm.Message{Role: e.Role}
+		for _, p := range e.Parts {
+			if p.Kind == llm.PartContext && !enabled[p.Source] {
+				continue
+			}
+			m.Parts = append(m.Parts, p)
+		}
+		out = append(out, m)
+	}
+	return out
+}

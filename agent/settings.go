@@ -1,0 +1,146 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/agentdesk/agentdesk/agent/llm"
+	"github.com/agentdesk/agentdesk/storage"
+)
+
+// Setting keys owned by the agent.
+const (
+	keyProviderPreset = "provider.preset"
+	keyProviderKind   = "provider.kind"
+	keyProviderURL    = "provider.base_url"
+	keyProviderModel  = "provider.model"
+	keyProviderKey    = "provider.api_key"
+	keyProviderKeyEnv = "provider.api_key_env"
+	keyProviderWindow = "provider.context_window"
+	keyApprovalPolicy = "approval.policy"
+	keyRalphRounds    = "ralph.rounds"
+)
+
+// ProviderSettings is the Providers section of Preferences.
+type ProviderSettings struct {
+	Preset        string
+	Kind          string
+	BaseURL       string
+	Model         string
+	APIKey        string // kept in the database file, which is 0600
+	APIKeyEnv     string // or: the environment variable holding the key
+	ContextWindow int
+}
+
+// Config resolves the settings into a provider config; getenv reads
+// APIKeyEnv.
+func (p ProviderSettings) Config(getenv func(string) string) llm.Config {
+	key := p.APIKey
+	if key == "" && p.APIKeyEnv != "" {
+		key = getenv(p.APIKeyEnv)
+	}
+	return llm.Config{Kind: p.Kind, BaseURL: strings.TrimRight(p.BaseURL, "/"), Model: p.Model, APIKey: key, ContextWindow: p.ContextWindow}
+}
+
+// Validate reports the first field a user must fix.
+func (p ProviderSettings) Validate() error {
+	switch {
+	case p.Kind != llm.KindOpenAI && p.Kind != llm.KindAnthropic:
+		return fmt.Errorf("choose a provider kind (%s or %s)", llm.KindOpenAI, llm.KindAnthropic)
+	case !strings.HasPrefix(p.BaseURL, "http://") && !strings.HasPrefix(p.BaseURL, "https://"):
+		return fmt.Errorf("the base URL must start with http:// or https://")
+	case strings.TrimSpace(p.Model) == "":
+		return fmt.Errorf("enter a model name")
+	case p.ContextWindow < 1024:
+		return fmt.Errorf("the context window must be at least 1024 tokens")
+	}
+	return nil
+}
+
+// PresetSettings returns the settings of a named preset.
+func PresetSettings(name string) (ProviderSettings, bool) {
+	for _, p := range llm.Presets {
+		if p.Name == name {
+			return ProviderSettings{Preset: p.Name, Kind: p.Kind, BaseURL: p.BaseURL, Model: p.Model,
+				APIKeyEnv: p.APIKeyEnv, ContextWindow: p.ContextWindow}, true
+		}
+	}
+	return ProviderSettings{}, false
+}
+
+// LoadProvider reads the provider settings; ok is false when none were
+// ever saved (first start).
+func LoadProvider(ctx context.Context, db *storage.DB) (ProviderSettings, bool, error) {
+	vals, err := settings(ctx, db, keyProviderPreset, keyProviderKind, keyProviderURL, keyProviderModel,
+		keyProviderKey, keyProviderKeyEnv, keyProviderWindow)
+	if err != nil {
+		return ProviderSettings{}, false, err
+	}
+	if vals[keyProviderKind] == "" {
+		p, _ := PresetSettings(llm.Presets[0].Name)
+		return p, false, nil
+	}
+	window, _ := strconv.Atoi(vals[keyProviderWindow])
+	return ProviderSettings{Preset: vals[keyProviderPreset], Kind: vals[keyProviderKind], BaseURL: vals[keyProviderURL],
+		Model: vals[keyProviderModel], APIKey: vals[keyProviderKey], APIKeyEnv: vals[keyProviderKeyEnv], ContextWindow: window}, true, nil
+}
+
+// SaveProvider stores the provider settings after validating them.
+func SaveProvider(ctx context.Context, db *storage.DB, p ProviderSettings) error {
+	if err := p.Validate(); err != nil {
+		return err
+	}
+	return db.SetSettings(ctx, map[string]string{
+		keyProviderPreset: p.Preset, keyProviderKind: p.Kind, keyProviderURL: p.BaseURL, keyProviderModel: p.Model,
+		keyProviderKey: p.APIKey, keyProviderKeyEnv: p.APIKeyEnv, keyProviderWindow: strconv.Itoa(p.ContextWindow),
+	})
+}
+
+// LoadPolicy reads the approval policy (default: ask).
+func LoadPolicy(ctx context.Context, db *storage.DB) Policy {
+	v, _, _ := db.Setting(ctx, keyApprovalPolicy)
+	p, err := ParsePolicy(v)
+	if err != nil {
+		return PolicyAsk
+	}
+	return p
+}
+
+// SavePolicy stores the approval policy.
+func SavePolicy(ctx context.Context, db *storage.DB, p Policy) error {
+	if _, err := ParsePolicy(string(p)); err != nil {
+		return err
+	}
+	return db.SetSetting(ctx, keyApprovalPolicy, string(p))
+}
+
+// LoadRalphRounds reads the default number of Ralph rounds.
+func LoadRalphRounds(ctx context.Context, db *storage.DB) int {
+	v, _, _ := db.Setting(ctx, keyRalphRounds)
+	if n, err := strconv.Atoi(v); err == nil && n >= 1 && n <= MaxRalphRounds {
+		return n
+	}
+	return DefaultRalphRounds
+}
+
+// SaveRalphRounds stores the default number of Ralph rounds.
+func SaveRalphRounds(ctx context.Context, db *storage.DB, n int) error {
+	if n < 1 || n > MaxRalphRounds {
+		return fmt.Errorf("rounds must be from 1 to %d", MaxRalphRounds)
+	}
+	return db.SetSetting(ctx, keyRalphRounds, strconv.Itoa(n))
+}
+
+func settings(ctx context.Context, db *storage.DB, keys ...string) (map[string]string, error) {
+	out := map[string]string{}
+	for _, k := range keys {
+		v, _, err := db.Setting(ctx, k)
+		if err != nil {
+			return nil, err
+		}
+		out[k] = v
+	}
+	return out, nil
+}

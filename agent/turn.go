@@ -1,0 +1,283 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/agentdesk/agentdesk/agent/llm"
+	"github.com/agentdesk/agentdesk/agent/tools"
+)
+
+// maxTitleRunes bounds a session title taken from its first prompt.
+const maxTitleRunes = 60
+
+// turn runs one real user prompt: UserPromptSubmit first (its context
+// joins this very message), then the model and tools until the model
+// answers without tool calls.
+func (s *Session) turn(ctx context.Context, prompt string) {
+	s.setTitle(ctx, prompt)
+	s.bus.Publish(Event{Kind: EventStatus, Session: s.info.ID, Status: "running UserPromptSubmit hooks…"})
+	res := s.a.cfg.Lifecycle.UserPromptSubmit(ctx, PromptEvent{SessionID: s.info.ID, ProjectDir: s.project, Prompt: prompt})
+	s.bus.Publish(Event{Kind: EventStatus, Session: s.info.ID})
+	s.notices(ctx, res.Notices)
+	parts := append(contextParts(res.Blocks), llm.Part{Kind: llm.PartText, Text: prompt})
+	user, err := s.append(ctx, s.main, Entry{Role: llm.RoleUser, Parts: parts, Tokens: estimateParts(parts)})
+	if err != nil {
+		s.fail(ctx, err)
+		return
+	}
+	if _, err := s.converse(ctx, s.main, s.system, user.Seq); err != nil {
+		s.fail(ctx, err)
+	}
+}
+
+func (s *Session) setTitle(ctx context.Context, prompt string) {
+	s.mu.Lock()
+	done := s.titleSet
+	s.titleSet = true
+	s.mu.Unlock()
+	if done {
+		return
+	}
+	title := strings.TrimSpace(strings.SplitN(prompt, "\n", 2)[0])
+	if r := []rune(title); len(r) > maxTitleRunes {
+		title = string(r[:maxTitleRunes-1]) + "…"
+	}
+	if err := s.a.cfg.DB.RenameSession(context.WithoutCancel(ctx), s.info.ID, title); err != nil {
+		s.a.log.Error("title session", "session", s.info.ID, "err", err)
+		return
+	}
+	s.mu.Lock()
+	s.info.Title = title
+	s.mu.Unlock()
+	s.bus.Publish(Event{Kind: EventTitle, Session: s.info.ID})
+}
+
+// Title is the session's title.
+func (s *Session) Title() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.info.Title
+}
+
+// fail records why a job ended early.
+func (s *Session) fail(ctx context.Context, err error) {
+	s.bus.EndStream()
+	if errors.Is(err, context.Canceled) {
+		s.host(ctx, Host{Kind: HostStopped, Text: "Stopped."})
+		return
+	}
+	s.host(ctx, Host{Kind: HostError, Text: err.Error()})
+}
+
+// converse calls the model on th until it stops asking for tools.
+// turnStart is the seq of the turn's user message: automatic compaction
+// keeps the turn and summarises what came before it (0: never compact,
+// as in Ralph rounds).
+func (s *Session) converse(ctx context.Context, th *thread, system func() string, turnStart int64) (llm.Message, error) {
+	prov, cfg, err := s.a.cfg.Provider()
+	if err != nil {
+		return llm.Message{}, err
+	}
+	cfg = cfg.WithDefaults()
+	compacted := false
+	for step := 0; step < maxStepsPerTurn; step++ {
+		req := llm.Request{Model: cfg.Model, System: system(), Messages: s.messages(th), Tools: s.tools.Specs(), MaxTokens: cfg.MaxTokens}
+		if turnStart > 0 && !compacted && estimateRequest(req) >= int(s.a.cfg.CompactThreshold*float64(cfg.ContextWindow)) {
+			compacted = true
+			if err := s.compact(ctx, turnStart, "the context reached its threshold"); err != nil {
+				return llm.Message{}, err
+			}
+			continue
+		}
+		resp, err := s.stream(ctx, th, prov, cfg, req)
+		if llm.IsKind(err, llm.ErrContextOverflow) && turnStart > 0 && !compacted {
+			compacted = true
+			if err := s.compact(ctx, turnStart, "the model reported a context overflow"); err != nil {
+				return llm.Message{}, err
+			}
+			continue
+		}
+		if err != nil {
+			return llm.Message{}, err
+		}
+		calls := resp.Message.ToolCalls()
+		if len(calls) == 0 {
+			return resp.Message, nil
+		}
+		if err := s.runTools(ctx, th, calls); err != nil {
+			return llm.Message{}, err
+		}
+	}
+	return llm.Message{}, fmt.Errorf("stopped after %d model calls in one turn; send a new prompt to continue", maxStepsPerTurn)
+}
+
+// stream makes one model call, streaming deltas to the bus, and stores the
+// assistant message (the partial text too when the call is cut short).
+func (s *Session) stream(ctx context.Context, th *thread, prov llm.Provider, cfg llm.Config, req llm.Request) (llm.Response, error) {
+	var partial strings.Builder
+	began := time.Now()
+	resp, err := prov.Stream(ctx, req, func(d llm.Delta) {
+		if d.Kind == llm.PartText {
+			partial.WriteString(d.Text)
+		}
+		s.bus.Delta(d)
+	})
+	if err != nil {
+		if partial.Len() > 0 {
+			s.append(ctx, th, Entry{Role: llm.RoleAssistant, Parts: []llm.Part{{Kind: llm.PartText, Text: partial.String()}}})
+		}
+		s.bus.EndStream()
+		return resp, err
+	}
+	ensureCallIDs(&resp.Message)
+	tokens := resp.Usage.OutputTokens
+	if tokens == 0 {
+		tokens = estimateParts(resp.Message.Parts)
+	}
+	if _, err := s.append(ctx, th, Entry{Role: llm.RoleAssistant, Parts: resp.Message.Parts, Tokens: tokens}); err != nil {
+		return resp, err
+	}
+	s.meter(req, resp, cfg, time.Since(began))
+	return resp, nil
+}
+
+// ensureCallIDs names tool calls a server left anonymous, so results can
+// refer to them.
+func ensureCallIDs(m *llm.Message) {
+	for i := range m.Parts {
+		if m.Parts[i].Kind == llm.PartToolCall && m.Parts[i].CallID == "" {
+			m.Parts[i].CallID = fmt.Sprintf("call_%s_%d", newID(), i)
+		}
+	}
+}
+
+func (s *Session) meter(req llm.Request, resp llm.Response, cfg llm.Config, took time.Duration) {
+	u := Usage{ContextWindow: cfg.ContextWindow}
+	u.ContextTokens = resp.Usage.InputTokens + resp.Usage.OutputTokens
+	if resp.Usage.InputTokens == 0 {
+		u.ContextTokens = estimateRequest(req) + estimateParts(resp.Message.Parts)
+	}
+	out := resp.Usage.OutputTokens
+	if out == 0 {
+		out = estimateParts(resp.Message.Parts)
+	}
+	if took > 0 {
+		u.TokensPerSec = float64(out) / took.Seconds()
+	}
+	s.mu.Lock()
+	s.usage = u
+	s.mu.Unlock()
+	s.bus.Publish(Event{Kind: EventUsage, Session: s.info.ID, Usage: u})
+}
+
+// runTools runs one batch of tool calls in order and stores their results
+// as one tool message. A denial stops the rest of the batch; every call
+// still gets a result the model can read.
+func (s *Session) runTools(ctx context.Context, th *thread, calls []llm.Part) error {
+	results := make([]llm.Part, 0, len(calls))
+	stopped := ""
+	for _, call := range calls {
+		var res tools.Result
+		switch {
+		case ctx.Err() != nil:
+			res = tools.Result{Text: "not run: the user stopped the turn", IsError: true}
+		case stopped != "":
+			res = tools.Result{Text: "not run: " + stopped, IsError: true}
+		default:
+			var denied bool
+			res, denied = s.runTool(ctx, th, call)
+			if denied {
+				stopped = "the user denied an earlier call in this batch"
+			}
+		}
+		results = append(results, llm.Part{Kind: llm.PartToolResult, CallID: call.CallID, Name: call.Name, Text: res.Text, IsError: res.IsError})
+	}
+	if _, err := s.append(ctx, th, Entry{Role: llm.RoleTool, Parts: results, Tokens: estimateParts(results)}); err != nil {
+		return err
+	}
+	return ctx.Err()
+}
+
+func (s *Session) runTool(ctx context.Context, th *thread, call llm.Part) (tools.Result, bool) {
+	tool, ok := s.tools.Lookup(call.Name)
+	if !ok {
+		return tools.Result{Text: fmt.Sprintf("unknown tool %q", call.Name), IsError: true}, false
+	}
+	args := []byte(call.Args)
+	if len(strings.TrimSpace(call.Args)) == 0 {
+		args = []byte("{}")
+	}
+	preview, err := tool.Preview(args)
+	if err != nil {
+		return tools.Result{Text: "invalid arguments: " + err.Error(), IsError: true}, false
+	}
+	if !s.approved(ctx, th, tool, call, preview) {
+		if ctx.Err() != nil {
+			return tools.Result{Text: "not run: the user stopped the turn", IsError: true}, true
+		}
+		return tools.Result{Text: "denied: the user did not allow this call", IsError: true}, true
+	}
+	s.bus.Publish(Event{Kind: EventStatus, Session: s.info.ID, Status: "running " + s.tools.Describe(call.Name, args)})
+	defer s.bus.Publish(Event{Kind: EventStatus, Session: s.info.ID})
+	return tool.Run(ctx, args), false
+}
+
+// approved applies the policy, the session's always-allow grants, and
+// otherwise asks the user.
+func (s *Session) approved(ctx context.Context, th *thread, tool tools.Tool, call llm.Part, p tools.Preview) bool {
+	kind := tool.Kind()
+	if kind == tools.ReadOnly {
+		return true
+	}
+	switch s.a.cfg.Policy() {
+	case PolicyNever:
+		return true
+	case PolicyReadsOnly:
+		return false
+	case PolicyAutoEdits:
+		if kind == tools.Edit {
+			return true
+		}
+	}
+	key := grantKey(kind, call.Name, p)
+	if s.grants.has(key) {
+		return true
+	}
+	if s.a.cfg.Approver == nil {
+		return false
+	}
+	d := s.a.cfg.Approver.Request(ctx, ApprovalRequest{Session: th.session, Tool: call.Name,
+		Summary: s.tools.Describe(call.Name, []byte(call.Args)), Preview: p})
+	if d == AllowSession {
+		s.grants.add(key)
+	}
+	return d != Deny && ctx.Err() == nil
+}
+
+// Token estimates: about four bytes a token for code and English, which
+// is what the meter and the compaction threshold need; provider-reported
+// usage replaces it where available.
+func estimateText(s string) int { return (len(s) + 3) / 4 }
+
+func estimateParts(parts []llm.Part) int {
+	n := 0
+	for _, p := range parts {
+		n += estimateText(p.Text) + estimateText(p.Args) + 4
+	}
+	return n
+}
+
+func estimateRequest(req llm.Request) int {
+	n := estimateText(req.System)
+	for _, m := range req.Messages {
+		n += estimateParts(m.Parts) + 4
+	}
+	for _, t := range req.Tools {
+		n += estimateText(t.Description) + estimateText(string(t.Parameters))
+	}
+	return n
+}
