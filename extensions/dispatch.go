@@ -1,0 +1,339 @@
+package extensions
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/agentdesk/agentdesk/agent"
+	"github.com/agentdesk/agentdesk/agent/skills"
+	"github.com/agentdesk/agentdesk/extensions/hookrun"
+	"github.com/agentdesk/agentdesk/extensions/manifest"
+	"github.com/agentdesk/agentdesk/storage"
+)
+
+// Dispatcher runs the enabled extensions' hooks for the agent loop. It
+// implements agent.Lifecycle and agent.SkillSource.
+type Dispatcher struct {
+	m              *Manager
+	hookPATH       func() string
+	defaultTimeout func() time.Duration
+	environ        func() []string
+
+	mu        sync.Mutex
+	running   map[string]map[*context.CancelFunc]struct{} // by extension: cancels of running events
+	announced map[string]string                           // extension → failure already shown in the chat
+}
+
+// DispatcherConfig wires a Dispatcher.
+type DispatcherConfig struct {
+	HookPATH       func() string        // PATH hooks get (login-shell PATH or the Preferences override)
+	DefaultTimeout func() time.Duration // Preferences; 0 → hookrun.DefaultTimeout
+	Environ        func() []string      // the app's environment, filtered by the allowlist; nil → os.Environ
+}
+
+// NewDispatcher returns the dispatcher for m's extensions. Disabling,
+// updating or uninstalling an extension stops its running hooks.
+func NewDispatcher(m *Manager, cfg DispatcherConfig) *Dispatcher {
+	d := &Dispatcher{m: m, hookPATH: cfg.HookPATH, defaultTimeout: cfg.DefaultTimeout, environ: cfg.Environ,
+		running: map[string]map[*context.CancelFunc]struct{}{}, announced: map[string]string{}}
+	if d.hookPATH == nil {
+		d.hookPATH = func() string { return os.Getenv("PATH") }
+	}
+	if d.defaultTimeout == nil {
+		d.defaultTimeout = func() time.Duration { return hookrun.DefaultTimeout }
+	}
+	if d.environ == nil {
+		d.environ = os.Environ
+	}
+	m.OnRemove(d.stop)
+	return d
+}
+
+var _ agent.Lifecycle = (*Dispatcher)(nil)
+
+// active is an enabled, trusted extension ready to run.
+type active struct {
+	id, label string
+	dir, data string
+	pkg       *manifest.Package
+}
+
+func (d *Dispatcher) active(ctx context.Context) []active {
+	rows, err := d.m.db.Extensions(ctx)
+	if err != nil {
+		d.m.log.Error("read extensions registry", "err", err)
+		return nil
+	}
+	var out []active
+	for _, e := range rows {
+		pkg, hash, err := d.m.version(ctx, e.ID, e.ActiveCommit)
+		if statusOf(e, pkg, hash, err) != StatusEnabled {
+			continue
+		}
+		out = append(out, active{id: e.ID, label: displayName(pkg.Manifest), pkg: pkg,
+			dir: d.m.store.versionDir(e.ID, e.ActiveCommit), data: d.m.store.dataDir(e.ID)})
+	}
+	return out
+}
+
+// Enabled implements agent.Lifecycle.
+func (d *Dispatcher) Enabled() []string {
+	var ids []string
+	for _, x := range d.active(context.Background()) {
+		ids = append(ids, x.id)
+	}
+	return ids
+}
+
+// SkillRoots implements agent.SkillSource: the enabled extensions' skill
+// folders, in installation order.
+func (d *Dispatcher) SkillRoots() []skills.Root {
+	var roots []skills.Root
+	for _, x := range d.active(context.Background()) {
+		for _, dir := range x.pkg.SkillRoots {
+			roots = append(roots, skills.Root{Dir: dir, Source: "extension " + x.id})
+		}
+	}
+	return roots
+}
+
+// SessionStart implements agent.Lifecycle.
+func (d *Dispatcher) SessionStart(ctx context.Context, ev agent.SessionStartEvent) agent.HookResult {
+	in := map[string]any{"source": ev.Source, "model": ev.Model, "timestamp": time.Now().Format(time.RFC3339)}
+	return d.dispatch(ctx, call{event: agent.EventSessionStart, match: ev.Source, session: ev.SessionID, project: ev.ProjectDir, input: in})
+}
+
+// UserPromptSubmit implements agent.Lifecycle. Matchers do not apply.
+func (d *Dispatcher) UserPromptSubmit(ctx context.Context, ev agent.PromptEvent) agent.HookResult {
+	in := map[string]any{"prompt": ev.Prompt}
+	return d.dispatch(ctx, call{event: agent.EventUserPromptSubmit, session: ev.SessionID, project: ev.ProjectDir, input: in, anyMatch: true})
+}
+
+// SubagentStart implements agent.Lifecycle.
+func (d *Dispatcher) SubagentStart(ctx context.Context, ev agent.SubagentEvent) agent.HookResult {
+	in := map[string]any{"agent_id": ev.AgentID, "agent_type": ev.AgentType, "round": ev.Round, "parent_session_id": ev.ParentSessionID}
+	return d.dispatch(ctx, call{event: agent.EventSubagentStart, match: ev.AgentType, session: ev.SessionID, project: ev.ProjectDir, input: in})
+}
+
+// call is one lifecycle event to dispatch.
+type call struct {
+	event, match     string
+	anyMatch         bool
+	session, project string
+	input            map[string]any
+}
+
+// stdin is the hook's JSON input: the common fields plus the event's.
+func (c call) stdin() []byte {
+	in := map[string]any{"session_id": c.session, "transcript_path": "", "cwd": c.project,
+		"hook_event_name": c.event, "permission_mode": "default"}
+	for k, v := range c.input {
+		in[k] = v
+	}
+	b, _ := json.Marshal(in)
+	return b
+}
+
+// extResult is what one extension produced for an event.
+type extResult struct {
+	block   *agent.ContextBlock
+	notices []agent.Notice
+}
+
+// dispatch runs every enabled extension's matching hooks, extensions
+// concurrently, and merges their results in installation order so the
+// outcome does not depend on which hook finished first.
+func (d *Dispatcher) dispatch(ctx context.Context, c call) agent.HookResult {
+	exts := d.active(ctx)
+	results := make([]extResult, len(exts))
+	var wg sync.WaitGroup
+	for i, x := range exts {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			results[i] = d.runExtension(ctx, x, c)
+		}()
+	}
+	wg.Wait()
+	var out agent.HookResult
+	for _, r := range results {
+		if r.block != nil {
+			out.Blocks = append(out.Blocks, *r.block)
+		}
+		out.Notices = append(out.Notices, r.notices...)
+	}
+	return out
+}
+
+// matching returns the hooks of x for c in manifest order, each (argv)
+// once, without inactive ones.
+func matching(pkg *manifest.Package, c call) []manifest.Hook {
+	seen := map[string]bool{}
+	var out []manifest.Hook
+	for _, h := range pkg.Hooks {
+		if h.Event != c.event || h.Inactive != "" || seen[h.Key()] {
+			continue
+		}
+		if !c.anyMatch {
+			m, err := manifest.CompileMatcher(h.Matcher)
+			if err != nil || !m.Match(c.match) {
+				continue
+			}
+		}
+		seen[h.Key()] = true
+		out = append(out, h)
+	}
+	return out
+}
+
+func (d *Dispatcher) runExtension(ctx context.Context, x active, c call) extResult {
+	hooks := matching(x.pkg, c)
+	if len(hooks) == 0 {
+		return extResult{}
+	}
+	if err := manifest.CheckStamps(x.dir, x.pkg.Stamps); err != nil {
+		reason := "a file its hooks run changed on disk since you trusted it (" + err.Error() + "); review it before it runs again"
+		if markErr := d.m.markForReview(context.WithoutCancel(ctx), x.id, reason); markErr != nil {
+			d.m.log.Error("mark extension for review", "id", x.id, "err", markErr)
+		}
+		return extResult{notices: []agent.Notice{{Kind: agent.NoticeFailure, Source: x.id, Label: x.label, Text: x.label + " was paused: " + reason}}}
+	}
+	ctx, done := d.track(ctx, x.id)
+	defer done()
+	d.m.acquire(x.dir)
+	defer d.m.release(x.dir)
+	if err := hookrun.PrepareDataDir(x.data); err != nil {
+		return d.failed(x, "cannot prepare its data folder: "+err.Error())
+	}
+	var r extResult
+	var texts []string
+	var failure string
+	for _, h := range hooks {
+		out, err := d.runHook(ctx, x, h, c)
+		if err != nil {
+			if failure == "" && !errors.Is(err, context.Canceled) && ctx.Err() == nil {
+				failure = err.Error()
+			}
+			continue
+		}
+		if strings.TrimSpace(out.AdditionalContext) != "" {
+			texts = append(texts, strings.TrimSpace(out.AdditionalContext))
+		}
+		r.notices = append(r.notices, outputNotices(x, out)...)
+	}
+	if len(texts) > 0 {
+		text := strings.Join(texts, "\n\n")
+		r.block = &agent.ContextBlock{Source: x.id, Event: c.event, Text: text, Hash: hashOf(text)}
+	}
+	if failure != "" {
+		r.notices = append(r.notices, d.failed(x, failure).notices...)
+	} else if ctx.Err() == nil {
+		d.recovered(x.id)
+	}
+	return r
+}
+
+func outputNotices(x active, out hookrun.Output) []agent.Notice {
+	var ns []agent.Notice
+	if s := strings.TrimSpace(out.SystemMessage); s != "" {
+		ns = append(ns, agent.Notice{Kind: agent.NoticeStatus, Source: x.id, Label: x.label, Text: s})
+	}
+	if s := strings.TrimSpace(out.BlockReason); s != "" {
+		ns = append(ns, agent.Notice{Kind: agent.NoticeBlocked, Source: x.id, Label: x.label, Text: s})
+	}
+	return ns
+}
+
+// failed returns the chat notice for a failure, once: the same failure
+// is not repeated on every turn until the extension recovers.
+func (d *Dispatcher) failed(x active, msg string) extResult {
+	d.mu.Lock()
+	seen := d.announced[x.id] == msg
+	d.announced[x.id] = msg
+	d.mu.Unlock()
+	if seen {
+		return extResult{}
+	}
+	return extResult{notices: []agent.Notice{{Kind: agent.NoticeFailure, Source: x.id, Label: x.label,
+		Text: x.label + ": " + msg}}}
+}
+
+func (d *Dispatcher) recovered(id string) {
+	d.mu.Lock()
+	delete(d.announced, id)
+	d.mu.Unlock()
+}
+
+// runHook runs one hook and records the run.
+func (d *Dispatcher) runHook(ctx context.Context, x active, h manifest.Hook, c call) (hookrun.Output, error) {
+	argv := manifest.ExpandArgv(h.Argv, manifest.Vars{PluginRoot: x.dir, PluginData: x.data, ProjectDir: c.project})
+	timeout := time.Duration(h.Timeout) * time.Second
+	if timeout == 0 {
+		timeout = d.defaultTimeout()
+	}
+	env := hookrun.Environ(hookrun.EnvInput{Parent: d.environ(), HookPATH: d.hookPATH(), PluginRoot: x.dir,
+		PluginData: x.data, ProjectDir: c.project, SessionID: c.session, Event: c.event})
+	started := time.Now()
+	res := hookrun.Run(ctx, hookrun.Spec{Argv: argv, Dir: c.project, Env: env, Stdin: c.stdin(), Timeout: timeout})
+	if h.IgnoreExit {
+		var f *hookrun.Failure
+		if errors.As(res.Err, &f) && f.Kind == hookrun.ExitStatus {
+			res.Err = nil // the manifest's "; exit 0" / "|| true"
+		}
+	}
+	out, err := hookrun.ParseOutput(c.event, res)
+	run := storage.HookRun{ExtensionID: x.id, HookKey: h.Key(), Event: c.event, Argv: argv, StartedAt: started,
+		Duration: res.Duration, ExitCode: res.ExitCode, BytesOut: res.StdoutBytes}
+	if err != nil {
+		run.Error = err.Error()
+	}
+	if recErr := d.m.db.RecordHookRun(context.WithoutCancel(ctx), run); recErr != nil {
+		d.m.log.Error("record hook run", "id", x.id, "err", recErr)
+	}
+	return out, err
+}
+
+// track gives an event its own cancel, registered under the extension so
+// disabling or uninstalling it stops the hooks at once.
+func (d *Dispatcher) track(ctx context.Context, id string) (context.Context, func()) {
+	ctx, cancel := context.WithCancel(ctx)
+	d.mu.Lock()
+	if d.running[id] == nil {
+		d.running[id] = map[*context.CancelFunc]struct{}{}
+	}
+	d.running[id][&cancel] = struct{}{}
+	d.mu.Unlock()
+	return ctx, func() {
+		d.mu.Lock()
+		delete(d.running[id], &cancel)
+		d.mu.Unlock()
+		cancel()
+	}
+}
+
+// stop cancels every running hook of an extension (process groups get
+// SIGTERM, then SIGKILL).
+func (d *Dispatcher) stop(id string) {
+	d.mu.Lock()
+	var cancels []context.CancelFunc
+	for c := range d.running[id] {
+		cancels = append(cancels, *c)
+	}
+	delete(d.announced, id)
+	d.mu.Unlock()
+	for _, c := range cancels {
+		c()
+	}
+}
+
+func hashOf(text string) string {
+	sum := sha256.Sum256([]byte(text))
+	return hex.EncodeToString(sum[:])
+}

@@ -1,0 +1,161 @@
+package extensions
+
+import (
+	"context"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agentdesk/agentdesk/extensions/gittest"
+	"github.com/agentdesk/agentdesk/storage"
+)
+
+// testEnv is a Manager on a temp AGENTDESK_HOME with a loopback HTTPS git
+// server holding the test repositories.
+type testEnv struct {
+	t      *testing.T
+	home   string
+	paths  storage.Paths
+	db     *storage.DB
+	m      *Manager
+	server *gittest.Server
+	repos  map[string]*gittest.Repo
+}
+
+func newTestEnv(t *testing.T, repos map[string]*gittest.Repo, opts ...Option) *testEnv {
+	t.Helper()
+	home := t.TempDir()
+	t.Setenv(storage.HomeEnv, home)
+	e := &testEnv{t: t, home: home, paths: storage.ResolvePaths(), repos: repos}
+	if err := e.paths.Ensure(); err != nil {
+		t.Fatal(err)
+	}
+	e.server = gittest.Serve(t, repos)
+	e.open(opts...)
+	return e
+}
+
+// open (re)opens the database and the manager, as an app start does.
+func (e *testEnv) open(opts ...Option) {
+	e.t.Helper()
+	db, err := storage.Open(context.Background(), e.paths.Database())
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	e.t.Cleanup(func() { db.Close() })
+	e.db = db
+	m, err := NewManager(context.Background(), db, e.paths.Extensions(), append([]Option{WithHTTPClient(e.server.Client)}, opts...)...)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	e.m = m
+}
+
+func (e *testEnv) url(name string) string { return e.server.URL + "/" + name + ".git" }
+
+func (e *testEnv) install(name, ref string) Info {
+	e.t.Helper()
+	info, err := e.m.Install(context.Background(), e.url(name), ref, nil)
+	if err != nil {
+		e.t.Fatalf("install %s: %v", name, err)
+	}
+	return info
+}
+
+func (e *testEnv) enable(id string) Info {
+	e.t.Helper()
+	tr, err := e.m.TrustPrompt(context.Background(), id)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	info, err := e.m.Enable(context.Background(), id, tr.Hash)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return info
+}
+
+// fixtureFiles reads testdata/fixture into repository files, executable
+// bits included.
+func fixtureFiles(t *testing.T) map[string]gittest.File {
+	t.Helper()
+	files := map[string]gittest.File{}
+	root := filepath.Join("testdata", "fixture")
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		body, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		info, _ := d.Info()
+		mode := os.FileMode(0o644)
+		if info.Mode()&0o111 != 0 {
+			mode = 0o755
+		}
+		rel, _ := filepath.Rel(root, path)
+		files[filepath.ToSlash(rel)] = gittest.File{Body: string(body), Mode: mode}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
+
+// plugin builds a small valid plugin's files: name, one hook running
+// script, optional skill.
+func plugin(name, hookScript string, skill bool) map[string]gittest.File {
+	files := map[string]gittest.File{
+		".codex-plugin/plugin.json": {Body: `{"name":"` + name + `","version":"1.0.0","description":"test plugin"}`},
+	}
+	if hookScript != "" {
+		files["hooks/hooks.json"] = gittest.File{Body: `{"hooks":{"SessionStart":[{"hooks":[{"type":"command","command":"${CLAUDE_PLUGIN_ROOT}/hooks/run.sh"}]}]}}`}
+		files["hooks/run.sh"] = gittest.File{Body: "#!/bin/sh\n" + hookScript + "\n", Mode: 0o755}
+	}
+	if skill {
+		files["skills/"+name+"-skill/SKILL.md"] = gittest.File{Body: "---\nname: " + name + "-skill\ndescription: does things\n---\nbody\n"}
+	}
+	return files
+}
+
+func with(files map[string]gittest.File, extra map[string]gittest.File) map[string]gittest.File {
+	out := map[string]gittest.File{}
+	for k, v := range files {
+		out[k] = v
+	}
+	for k, v := range extra {
+		out[k] = v
+	}
+	return out
+}
+
+// repo makes a repository whose main branch holds files.
+func repo(t *testing.T, files map[string]gittest.File) *gittest.Repo {
+	r := gittest.NewRepo(t)
+	r.Commit(t, "main", "initial", files)
+	r.SetHEAD(t, "main")
+	return r
+}
+
+// storeState lists what is on disk under the store, staging and data.
+func (e *testEnv) storeState() []string {
+	var out []string
+	root := e.paths.Extensions()
+	for _, sub := range []string{"store", "staging", "data"} {
+		filepath.WalkDir(filepath.Join(root, sub), func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return nil
+			}
+			rel, _ := filepath.Rel(root, path)
+			if strings.Count(rel, string(filepath.Separator)) <= 2 && rel != sub {
+				out = append(out, filepath.ToSlash(rel))
+			}
+			return nil
+		})
+	}
+	return out
+}

@@ -1,0 +1,199 @@
+package extensions
+
+import (
+	"context"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/agentdesk/agentdesk/extensions/manifest"
+	"github.com/agentdesk/agentdesk/storage"
+)
+
+// Status is what an extension is doing now.
+type Status string
+
+const (
+	StatusDisabled    Status = "disabled"
+	StatusEnabled     Status = "enabled"
+	StatusNeedsReview Status = "needs_review"
+	StatusError       Status = "error"
+)
+
+// recentRuns is how many hook runs Show reports.
+const recentRuns = 10
+
+// Info is one extension as the pane, `ext list` and `ext show` present
+// it. The JSON field names are a stable interface.
+type Info struct {
+	ID             string    `json:"id"`
+	Name           string    `json:"name"`
+	Version        string    `json:"version"`
+	Description    string    `json:"description"`
+	SourceURL      string    `json:"source_url"`
+	RequestedRef   string    `json:"requested_ref"`
+	Commit         string    `json:"commit"`
+	PreviousCommit string    `json:"previous_commit"`
+	Enabled        bool      `json:"enabled"`
+	Status         Status    `json:"status"`
+	Hooks          []Hook    `json:"hooks"`
+	Skills         []Skill   `json:"skills"`
+	Diagnostics    []string  `json:"diagnostics"`
+	LastError      string    `json:"last_error"`
+	ReviewReason   string    `json:"review_reason,omitempty"`
+	RecentRuns     []Run     `json:"recent_runs,omitempty"`
+	Homepage       string    `json:"homepage,omitempty"`
+	Author         string    `json:"author,omitempty"`
+	License        string    `json:"license,omitempty"`
+	InstalledAt    time.Time `json:"installed_at"`
+	UpdatedAt      time.Time `json:"updated_at"`
+	Dir            string    `json:"dir"`
+	DataDir        string    `json:"data_dir"`
+
+	pkg *manifest.Package
+}
+
+// Hook is one declared hook command.
+type Hook struct {
+	Event     string   `json:"event"`
+	Matcher   string   `json:"matcher"`
+	Argv      []string `json:"argv"`
+	TimeoutS  int      `json:"timeout_s"`
+	Inactive  string   `json:"inactive,omitempty"`
+	LastError string   `json:"last_error,omitempty"`
+	Key       string   `json:"-"`
+}
+
+// Skill is one skill the extension contributes.
+type Skill struct {
+	Name        string `json:"name"`
+	Path        string `json:"path"`
+	Description string `json:"description,omitempty"`
+}
+
+// Run is one recorded hook run.
+type Run struct {
+	Time       time.Time `json:"time"`
+	Event      string    `json:"event"`
+	Argv       []string  `json:"argv"`
+	DurationMS int64     `json:"duration_ms"`
+	Exit       int       `json:"exit"`
+	BytesOut   int64     `json:"bytes_out"`
+	Error      string    `json:"error,omitempty"`
+}
+
+// HasHooks reports whether enabling needs the trust confirmation.
+func (i Info) HasHooks() bool { return i.pkg != nil && len(runnableHooks(i.pkg)) > 0 }
+
+// HasPrevious reports whether Rollback has somewhere to go.
+func (i Info) HasPrevious() bool { return i.PreviousCommit != "" }
+
+func statusOf(e storage.Extension, pkg *manifest.Package, hooksHash string, loadErr error) Status {
+	switch {
+	case loadErr != nil:
+		return StatusError
+	case e.ReviewReason != "":
+		return StatusNeedsReview
+	case !e.Enabled:
+		return StatusDisabled
+	case len(runnableHooks(pkg)) > 0 && e.TrustedHash != hooksHash:
+		return StatusNeedsReview
+	}
+	return StatusEnabled
+}
+
+// load reads an extension's active version and renders its Info.
+func (m *Manager) load(ctx context.Context, e storage.Extension, withRuns bool) Info {
+	dir := m.store.versionDir(e.ID, e.ActiveCommit)
+	info := Info{ID: e.ID, Name: e.ID, SourceURL: e.SourceURL, RequestedRef: e.RequestedRef, Commit: e.ActiveCommit,
+		PreviousCommit: e.PreviousCommit, Enabled: e.Enabled, LastError: e.LastError, ReviewReason: e.ReviewReason,
+		InstalledAt: e.InstalledAt, UpdatedAt: e.UpdatedAt, Dir: dir, DataDir: m.store.dataDir(e.ID),
+		Hooks: []Hook{}, Skills: []Skill{}, Diagnostics: []string{}}
+	pkg, hash, err := m.version(ctx, e.ID, e.ActiveCommit)
+	if err == nil {
+		if _, statErr := os.Stat(dir); statErr != nil {
+			err = statErr
+		}
+	}
+	info.Status = statusOf(e, pkg, hash, err)
+	if err != nil {
+		info.LastError = "the installed files are missing or unreadable (" + err.Error() + "): uninstall and install it again"
+		return info
+	}
+	info.fill(pkg)
+	m.addHookState(ctx, &info, withRuns)
+	return info
+}
+
+func (i *Info) fill(pkg *manifest.Package) {
+	i.pkg = pkg
+	mf := pkg.Manifest
+	i.Name, i.Version, i.Description = displayName(mf), mf.Version, mf.Description
+	if mf.ShortDescription != "" && i.Description == "" {
+		i.Description = mf.ShortDescription
+	}
+	i.Homepage, i.Author, i.License = mf.Homepage, mf.Author.Name, mf.License
+	for _, h := range pkg.Hooks {
+		i.Hooks = append(i.Hooks, Hook{Event: h.Event, Matcher: h.Matcher, Argv: h.Argv, TimeoutS: h.Timeout, Inactive: h.Inactive, Key: h.Key()})
+	}
+	for _, s := range pkg.Skills {
+		i.Skills = append(i.Skills, Skill{Name: s.Name, Path: s.Dir, Description: s.Description})
+	}
+	i.Diagnostics = append(i.Diagnostics, pkg.Diagnostics...)
+}
+
+func (m *Manager) addHookState(ctx context.Context, info *Info, withRuns bool) {
+	errs, err := m.db.HookErrors(ctx, info.ID)
+	if err == nil {
+		for i := range info.Hooks {
+			info.Hooks[i].LastError = errs[info.Hooks[i].Key]
+			if info.LastError == "" {
+				info.LastError = errs[info.Hooks[i].Key]
+			}
+		}
+	}
+	if !withRuns {
+		return
+	}
+	runs, err := m.db.HookRuns(ctx, info.ID, recentRuns)
+	if err != nil {
+		return
+	}
+	for _, r := range runs {
+		info.RecentRuns = append(info.RecentRuns, Run{Time: r.StartedAt, Event: r.Event, Argv: r.Argv,
+			DurationMS: r.Duration.Milliseconds(), Exit: r.ExitCode, BytesOut: r.BytesOut, Error: r.Error})
+	}
+}
+
+// ArgvText shows the argv unambiguously: arguments with spaces or quotes
+// are quoted.
+func (h Hook) ArgvText() string {
+	parts := make([]string, len(h.Argv))
+	for i, a := range h.Argv {
+		if a == "" || strings.ContainsAny(a, " \t\"'\\") {
+			a = strconv.Quote(a)
+		}
+		parts[i] = a
+	}
+	return strings.Join(parts, " ")
+}
+
+// MatcherText is the matcher as shown: "all" when it matches everything.
+func (h Hook) MatcherText() string {
+	if h.Matcher == "" || h.Matcher == "*" {
+		return "all"
+	}
+	return h.Matcher
+}
+
+// TimeoutText is the timeout as shown.
+func (h Hook) TimeoutText() string {
+	if h.TimeoutS == 0 {
+		return "default"
+	}
+	return strconv.Itoa(h.TimeoutS) + "s"
+}
+
+// ShortCommit abbreviates a commit for display.
+func ShortCommit(c string) string { return short(c) }

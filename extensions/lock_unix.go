@@ -1,0 +1,28 @@
+//go:build unix
+
+package extensions
+
+import (
+	"errors"
+	"os"
+	"syscall"
+)
+
+func lockFD(f *os.File, nonBlocking bool) error {
+	how := syscall.LOCK_EX
+	if nonBlocking {
+		how |= syscall.LOCK_NB
+	}
+	for {
+		err := syscall.Flock(int(f.Fd()), how)
+		if errors.Is(err, syscall.EINTR) {
+			continue
+		}
+		if errors.Is(err, syscall.EWOULDBLOCK) {
+			return errLocked
+		}
+		return err
+	}
+}
+
+func unlockFD(f *os.File) { syscall.Flock(int(f.Fd()), syscall.LOCK_UN) }

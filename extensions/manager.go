@@ -1,0 +1,232 @@
+// Package extensions installs, validates, trusts and runs Agent
+// Extensions: Claude Code / Codex style plugin packages fetched from an
+// HTTPS git URL. Nothing from a package runs at install or update; hooks
+// run only for enabled, trusted extensions, through the Dispatcher, which
+// implements agent.Lifecycle.
+package extensions
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"os"
+	"sync"
+
+	"github.com/agentdesk/agentdesk/extensions/gitfetch"
+	"github.com/agentdesk/agentdesk/extensions/manifest"
+	"github.com/agentdesk/agentdesk/storage"
+)
+
+// Manager owns the registry and the store. Operations on one extension
+// are serialised in-process; activation (rename + registry flip) is
+// serialised across processes by a file lock.
+type Manager struct {
+	db    *storage.DB
+	store store
+	fetch []gitfetch.Option
+	log   *slog.Logger
+
+	mu       sync.Mutex
+	opLocks  map[string]*sync.Mutex
+	versions map[string]cachedVersion // id + commit → decoded package
+	inUse    map[string]int           // version folder → running hooks
+	doomed   map[string]bool          // version folders to delete when no hook uses them
+	onRemove []func(id string)        // called before an extension stops being active
+}
+
+type cachedVersion struct {
+	pkg  *manifest.Package
+	hash string
+}
+
+// Option configures a Manager.
+type Option func(*Manager)
+
+// WithHTTPClient makes installs use c (tests: a client trusting a
+// loopback CA). Production uses the system roots, which honour
+// SSL_CERT_FILE.
+func WithHTTPClient(c *http.Client) Option {
+	return func(m *Manager) { m.fetch = append(m.fetch, gitfetch.WithHTTPClient(c)) }
+}
+
+// WithFetchLimits overrides the download limits (tests).
+func WithFetchLimits(l gitfetch.Limits) Option {
+	return func(m *Manager) { m.fetch = append(m.fetch, gitfetch.WithLimits(l)) }
+}
+
+// WithLogger sets the logger.
+func WithLogger(l *slog.Logger) Option { return func(m *Manager) { m.log = l } }
+
+// NewManager opens the store under root (<data>/extensions) and sweeps
+// what interrupted installs, updates and uninstalls left behind.
+func NewManager(ctx context.Context, db *storage.DB, root string, opts ...Option) (*Manager, error) {
+	m := &Manager{db: db, store: store{root: root}, log: slog.New(slog.DiscardHandler),
+		opLocks: map[string]*sync.Mutex{}, versions: map[string]cachedVersion{}, inUse: map[string]int{}, doomed: map[string]bool{}}
+	for _, o := range opts {
+		o(m)
+	}
+	if err := m.store.ensure(); err != nil {
+		return nil, err
+	}
+	if err := m.sweep(ctx); err != nil {
+		return nil, fmt.Errorf("clean up the extensions store: %w", err)
+	}
+	return m, nil
+}
+
+func (m *Manager) sweep(ctx context.Context) error {
+	if err := m.store.sweepStaging(); err != nil {
+		return err
+	}
+	return m.withRegistryLock(func() error {
+		rows, err := m.db.Extensions(ctx)
+		if err != nil {
+			return err
+		}
+		keep := map[string][]string{}
+		for _, e := range rows {
+			keep[e.ID] = []string{e.ActiveCommit, e.PreviousCommit}
+		}
+		return m.store.sweepStore(keep)
+	})
+}
+
+// OnRemove registers f, called with an extension's id before it is
+// disabled, uninstalled or switched to another version, so its running
+// hooks can be stopped.
+func (m *Manager) OnRemove(f func(id string)) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.onRemove = append(m.onRemove, f)
+}
+
+func (m *Manager) removing(id string) {
+	m.mu.Lock()
+	fs := append([]func(string){}, m.onRemove...)
+	m.mu.Unlock()
+	for _, f := range fs {
+		f(id)
+	}
+}
+
+// lockOp serialises operations on one extension within this process.
+func (m *Manager) lockOp(id string) func() {
+	m.mu.Lock()
+	l, ok := m.opLocks[id]
+	if !ok {
+		l = &sync.Mutex{}
+		m.opLocks[id] = l
+	}
+	m.mu.Unlock()
+	l.Lock()
+	return l.Unlock
+}
+
+func (m *Manager) withRegistryLock(fn func() error) error {
+	l, err := lockFile(m.store.registryLock(), false)
+	if err != nil {
+		return err
+	}
+	defer l.unlock()
+	return fn()
+}
+
+// version returns the validated package of one commit (cached; version
+// folders are immutable).
+func (m *Manager) version(ctx context.Context, id, commit string) (*manifest.Package, string, error) {
+	key := id + "\x00" + commit
+	m.mu.Lock()
+	c, ok := m.versions[key]
+	m.mu.Unlock()
+	if ok {
+		return c.pkg, c.hash, nil
+	}
+	v, err := m.db.ExtensionVersion(ctx, id, commit)
+	if err != nil {
+		return nil, "", err
+	}
+	pkg, err := decodePackage(v, m.store.versionDir(id, commit))
+	if err != nil {
+		return nil, "", err
+	}
+	m.mu.Lock()
+	m.versions[key] = cachedVersion{pkg: pkg, hash: v.HooksHash}
+	m.mu.Unlock()
+	return pkg, v.HooksHash, nil
+}
+
+// List returns every installed extension in installation order.
+func (m *Manager) List(ctx context.Context) ([]Info, error) {
+	rows, err := m.db.Extensions(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Info, 0, len(rows))
+	for _, e := range rows {
+		out = append(out, m.load(ctx, e, false))
+	}
+	return out, nil
+}
+
+// Show returns one extension with its recent hook runs.
+func (m *Manager) Show(ctx context.Context, id string) (Info, error) {
+	e, err := m.db.Extension(ctx, id)
+	if err != nil {
+		return Info{}, notInstalled(id, err)
+	}
+	return m.load(ctx, e, true), nil
+}
+
+// ErrNotInstalled: no extension has that id.
+var ErrNotInstalled = errors.New("not installed")
+
+func notInstalled(id string, err error) error {
+	if errors.Is(err, storage.ErrNotFound) {
+		return fmt.Errorf("no extension %q is installed (see `agentdesk ext list`): %w", id, ErrNotInstalled)
+	}
+	return err
+}
+
+// acquire and release bracket a hook run from a version folder, so an
+// older version is deleted only once nothing runs from it.
+func (m *Manager) acquire(dir string) {
+	m.mu.Lock()
+	m.inUse[dir]++
+	m.mu.Unlock()
+}
+
+func (m *Manager) release(dir string) {
+	m.mu.Lock()
+	m.inUse[dir]--
+	remove := m.inUse[dir] <= 0 && m.doomed[dir]
+	if m.inUse[dir] <= 0 {
+		delete(m.inUse, dir)
+	}
+	if remove {
+		delete(m.doomed, dir)
+	}
+	m.mu.Unlock()
+	if remove {
+		os.RemoveAll(dir)
+	}
+}
+
+// discardVersions deletes dropped version folders, or marks them for
+// deletion when a hook still runs from them.
+func (m *Manager) discardVersions(id string, commits []string) {
+	for _, c := range commits {
+		dir := m.store.versionDir(id, c)
+		m.mu.Lock()
+		busy := m.inUse[dir] > 0
+		if busy {
+			m.doomed[dir] = true
+		}
+		delete(m.versions, id+"\x00"+c)
+		m.mu.Unlock()
+		if !busy {
+			os.RemoveAll(dir)
+		}
+	}
+}

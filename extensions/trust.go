@@ -1,0 +1,246 @@
+package extensions
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/agentdesk/agentdesk/extensions/manifest"
+	"github.com/agentdesk/agentdesk/storage"
+)
+
+// TrustWarning is shown with every hook list the user is asked to trust.
+const TrustWarning = "These commands run local code with your user account's permissions whenever their events fire. Enable only extensions you trust."
+
+// ErrTrustChanged: the hooks changed between showing them and confirming.
+var ErrTrustChanged = errors.New("the hook commands changed since they were shown; review them again")
+
+// Trust is what the user confirms to enable an extension.
+type Trust struct {
+	ID      string
+	Name    string
+	Hooks   []Hook // every runnable hook: event, matcher, exact argv, timeout
+	Hash    string // pass back to Enable: proves the user saw this list
+	Reason  string // why a review is needed again, if it is
+	Diff    *manifest.HookDiff
+	Warning string
+}
+
+// NeedsConfirmation reports whether the trust dialog must be shown; an
+// extension with no runnable hooks (skills only) is enabled directly.
+func (t Trust) NeedsConfirmation() bool { return len(t.Hooks) > 0 }
+
+// TrustPrompt returns the hook list to confirm before enabling id, with
+// the diff against the list the user trusted before, if any.
+func (m *Manager) TrustPrompt(ctx context.Context, id string) (Trust, error) {
+	e, err := m.db.Extension(ctx, id)
+	if err != nil {
+		return Trust{}, notInstalled(id, err)
+	}
+	pkg, hash, err := m.version(ctx, id, e.ActiveCommit)
+	if err != nil {
+		return Trust{}, err
+	}
+	t := Trust{ID: id, Name: displayName(pkg.Manifest), Hash: hash, Reason: e.ReviewReason, Warning: TrustWarning}
+	for _, h := range runnableHooks(pkg) {
+		t.Hooks = append(t.Hooks, Hook{Event: h.Event, Matcher: h.Matcher, Argv: h.Argv, TimeoutS: h.Timeout, Key: h.Key()})
+	}
+	if old := m.trustedHooks(ctx, e); old != nil && e.TrustedHash != hash {
+		d := manifest.DiffHooks(old, runnableHooks(pkg))
+		t.Diff = &d
+	}
+	return t, nil
+}
+
+// trustedHooks finds the hook list the user last trusted among the kept
+// versions.
+func (m *Manager) trustedHooks(ctx context.Context, e storage.Extension) []manifest.Hook {
+	if e.TrustedHash == "" {
+		return nil
+	}
+	for _, c := range []string{e.PreviousCommit, e.ActiveCommit} {
+		if c == "" {
+			continue
+		}
+		if pkg, hash, err := m.version(ctx, e.ID, c); err == nil && hash == e.TrustedHash {
+			return runnableHooks(pkg)
+		}
+	}
+	return nil
+}
+
+// Enable activates id. For an extension with hooks, hash must be the
+// Trust.Hash the user confirmed. A review caused by changed package files
+// re-stamps them: the user accepted the files as they are now.
+func (m *Manager) Enable(ctx context.Context, id, hash string) (Info, error) {
+	defer m.lockOp(id)()
+	e, err := m.db.Extension(ctx, id)
+	if err != nil {
+		return Info{}, notInstalled(id, err)
+	}
+	pkg, current, err := m.version(ctx, id, e.ActiveCommit)
+	if err != nil {
+		return Info{}, err
+	}
+	hasHooks := len(runnableHooks(pkg)) > 0
+	if hasHooks && hash != current {
+		return Info{}, fmt.Errorf("enable %s: %w", id, ErrTrustChanged)
+	}
+	restamp, err := m.restampIfTampered(ctx, e, pkg)
+	if err != nil {
+		return Info{}, err
+	}
+	_, _, err = m.db.UpdateExtension(ctx, id, restamp, func(row *storage.Extension) error {
+		row.Enabled, row.ReviewReason, row.LastError = true, "", ""
+		if hasHooks {
+			row.TrustedHash = current
+		}
+		return nil
+	})
+	if err != nil {
+		return Info{}, fmt.Errorf("enable %s: %w", id, err)
+	}
+	return m.Show(ctx, id)
+}
+
+func (m *Manager) restampIfTampered(ctx context.Context, e storage.Extension, pkg *manifest.Package) (*storage.ExtensionVersion, error) {
+	dir := m.store.versionDir(e.ID, e.ActiveCommit)
+	if manifest.CheckStamps(dir, pkg.Stamps) == nil {
+		return nil, nil
+	}
+	fresh, err := manifest.Load(dir)
+	if err != nil {
+		return nil, fmt.Errorf("enable %s: the installed files no longer validate: %w", e.ID, err)
+	}
+	v, err := m.db.ExtensionVersion(ctx, e.ID, e.ActiveCommit)
+	if err != nil {
+		return nil, err
+	}
+	body, err := encodePackage(fresh, dir)
+	if err != nil {
+		return nil, err
+	}
+	v.Package, v.HooksHash = body, manifest.HooksHash(runnableHooks(fresh))
+	m.forget(e.ID, e.ActiveCommit)
+	return &v, nil
+}
+
+func (m *Manager) forget(id, commit string) {
+	m.mu.Lock()
+	delete(m.versions, id+"\x00"+commit)
+	m.mu.Unlock()
+}
+
+// Disable deactivates id at once: its running hooks are stopped and its
+// context and skills leave the next request.
+func (m *Manager) Disable(ctx context.Context, id string) (Info, error) {
+	defer m.lockOp(id)()
+	m.removing(id)
+	_, _, err := m.db.UpdateExtension(ctx, id, nil, func(row *storage.Extension) error {
+		row.Enabled = false
+		return nil
+	})
+	if err != nil {
+		return Info{}, notInstalled(id, err)
+	}
+	return m.Show(ctx, id)
+}
+
+// markForReview puts id back to "needs review" (a hook file changed on
+// disk since it was trusted).
+func (m *Manager) markForReview(ctx context.Context, id, reason string) error {
+	_, _, err := m.db.UpdateExtension(ctx, id, nil, func(row *storage.Extension) error {
+		row.ReviewReason = reason
+		return nil
+	})
+	return err
+}
+
+// Rollback switches id back to its previous version; the version it
+// leaves becomes the previous one, so a rollback can be undone.
+func (m *Manager) Rollback(ctx context.Context, id string) (Info, error) {
+	defer m.lockOp(id)()
+	e, err := m.db.Extension(ctx, id)
+	if err != nil {
+		return Info{}, notInstalled(id, err)
+	}
+	if e.PreviousCommit == "" {
+		return Info{}, fmt.Errorf("rollback %s: there is no previous version to go back to", id)
+	}
+	pkg, hash, err := m.version(ctx, id, e.PreviousCommit)
+	if err != nil {
+		return Info{}, fmt.Errorf("rollback %s: %w", id, err)
+	}
+	if _, err := os.Stat(m.store.versionDir(id, e.PreviousCommit)); err != nil {
+		return Info{}, fmt.Errorf("rollback %s: the previous version's files are missing: %w", id, err)
+	}
+	m.removing(id)
+	err = m.withRegistryLock(func() error {
+		_, _, err := m.db.UpdateExtension(ctx, id, nil, func(row *storage.Extension) error {
+			row.ActiveCommit, row.PreviousCommit = row.PreviousCommit, row.ActiveCommit
+			row.ReviewReason, row.LastError = "", ""
+			reviewIfChanged(row, hash, len(runnableHooks(pkg)) > 0, "the version rolled back to has different hook commands")
+			return nil
+		})
+		return err
+	})
+	if err != nil {
+		return Info{}, fmt.Errorf("rollback %s: %w", id, err)
+	}
+	return m.Show(ctx, id)
+}
+
+// Uninstall stops id's hooks, removes its registry rows (the commit
+// point), then its store folders and data dir — nothing else.
+func (m *Manager) Uninstall(ctx context.Context, id string) error {
+	defer m.lockOp(id)()
+	m.removing(id)
+	err := m.withRegistryLock(func() error {
+		if err := m.db.DeleteExtension(ctx, id); err != nil {
+			return notInstalled(id, err)
+		}
+		failpoint("flipped")
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("uninstall %s: %w", id, err)
+	}
+	m.mu.Lock()
+	for k := range m.versions {
+		if len(k) > len(id) && k[:len(id)+1] == id+"\x00" {
+			delete(m.versions, k)
+		}
+	}
+	m.mu.Unlock()
+	return errors.Join(os.RemoveAll(m.store.extensionDir(id)), os.RemoveAll(m.store.dataDir(id)))
+}
+
+// DiffLines renders a hook diff for the trust dialog and the CLI:
+// "+ added", "- removed", "~ changed" lines with the exact argv.
+func DiffLines(d manifest.HookDiff) []string {
+	var lines []string
+	for _, h := range d.Added {
+		lines = append(lines, "+ "+hookLine(h))
+	}
+	for _, h := range d.Removed {
+		lines = append(lines, "- "+hookLine(h))
+	}
+	for _, c := range d.Changed {
+		lines = append(lines, "~ "+hookLine(c.Old)+"  →  "+hookLine(c.New))
+	}
+	return lines
+}
+
+func hookLine(h manifest.Hook) string {
+	matcher := h.Matcher
+	if matcher == "" {
+		matcher = "*"
+	}
+	timeout := "default timeout"
+	if h.Timeout > 0 {
+		timeout = fmt.Sprintf("%ds", h.Timeout)
+	}
+	return fmt.Sprintf("%s [%s] %s (%s)", h.Event, matcher, strings.Join(h.Argv, " "), timeout)
+}
