@@ -1,0 +1,101 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/agentdesk/agentdesk/extensions"
+	"github.com/agentdesk/agentdesk/extensions/hookrun"
+)
+
+func envLookup(name string) string { return os.Getenv(name) }
+
+// advancedPane: hook timeout default, PATH for hooks, data folder, logs.
+type advancedPane struct {
+	u        *UI
+	timeout  *widget.Entry
+	path     *widget.Entry
+	detected *widget.Label
+	status   *widget.Label
+}
+
+func newAdvancedPane(u *UI) *advancedPane { return &advancedPane{u: u} }
+
+func (a *advancedPane) buildUI() fyne.CanvasObject {
+	a.timeout = &widget.Entry{}
+	a.path = &widget.Entry{PlaceHolder: "empty: use the detected PATH"}
+	a.detected = &widget.Label{Wrapping: fyne.TextWrapBreak, Importance: widget.LowImportance}
+	a.status = &widget.Label{Wrapping: fyne.TextWrapWord}
+	data := a.u.d.Paths.Data
+	logFile := a.u.d.Paths.LogFile()
+	form := &widget.Form{Items: []*widget.FormItem{
+		{Text: "Hook timeout", Widget: a.timeout, HintText: fmt.Sprintf("seconds for hooks that set none (1–%d)", int(hookrun.MaxTimeout/time.Second))},
+		{Text: "PATH for hooks", Widget: a.path, HintText: "hooks look programs such as node up here, not in the app's PATH"},
+		{Text: "Detected PATH", Widget: a.detected},
+		{Text: "Data folder", Widget: container.NewBorder(nil, nil, nil,
+			&widget.Button{Text: "Open folder", OnTapped: func() { a.open(data) }}, &widget.Label{Text: data, Truncation: fyne.TextTruncateEllipsis})},
+		{Text: "Log file", Widget: container.NewBorder(nil, nil, nil,
+			&widget.Button{Text: "Open", OnTapped: func() { a.open(logFile) }}, &widget.Label{Text: logFile, Truncation: fyne.TextTruncateEllipsis})},
+	}}
+	save := &widget.Button{Text: "Save", Importance: widget.HighImportance, OnTapped: a.onSave}
+	return container.NewBorder(widget.NewLabelWithStyle("Advanced", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
+		container.NewVBox(a.status, container.NewHBox(save)), nil, nil, container.NewVScroll(form))
+}
+
+func (a *advancedPane) shown() {
+	background(a.u, func(ctx context.Context) (advancedState, error) {
+		s := extensions.LoadHookSettings(ctx, a.u.d.DB)
+		detected := ""
+		if a.u.d.DetectedPATH != nil {
+			detected = a.u.d.DetectedPATH()
+		}
+		return advancedState{s, detected}, nil
+	}, func(s advancedState, _ error) {
+		a.timeout.SetText(strconv.Itoa(int(s.hooks.DefaultTimeout / time.Second)))
+		a.path.SetText(s.hooks.PATH)
+		a.detected.SetText(strings.ReplaceAll(s.detected, string(os.PathListSeparator), string(os.PathListSeparator)+" "))
+	})
+}
+
+type advancedState struct {
+	hooks    extensions.HookSettings
+	detected string
+}
+
+func (a *advancedPane) onSave() {
+	secs, err := strconv.Atoi(strings.TrimSpace(a.timeout.Text))
+	if err != nil {
+		a.status.SetText("Not saved: the hook timeout must be a whole number of seconds")
+		return
+	}
+	s := extensions.HookSettings{DefaultTimeout: time.Duration(secs) * time.Second, PATH: a.path.Text}
+	background(a.u, func(ctx context.Context) (struct{}, error) {
+		return struct{}{}, extensions.SaveHookSettings(ctx, a.u.d.DB, s)
+	}, func(_ struct{}, err error) {
+		if err != nil {
+			a.status.SetText("Not saved: " + err.Error())
+			return
+		}
+		a.status.SetText("Saved. Hooks use these settings from their next run.")
+	})
+}
+
+func (a *advancedPane) open(path string) {
+	if a.u.d.OpenURL == nil {
+		return
+	}
+	abs, _ := filepath.Abs(path)
+	if err := a.u.d.OpenURL(&url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}); err != nil {
+		a.status.SetText("Could not open " + path + ": " + err.Error())
+	}
+}

@@ -1,0 +1,608 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/agentdesk/agentdesk/agent"
+	"github.com/agentdesk/agentdesk/storage"
+)
+
+// frameInterval caps transcript redraws at ~30 per second however fast
+// the model streams.
+const frameInterval = time.Second / 30
+
+// chatView is the main window: sessions sidebar, transcript, composer and
+// status bar.
+type chatView struct {
+	u *UI
+
+	project  storage.Project
+	sessions []storage.Session
+	session  *agent.Session
+	selected int
+	stopPump context.CancelFunc
+
+	projectBtn  *widget.Button
+	modelBtn    *widget.Button
+	sessionList *widget.List
+	renameBtn   *widget.Button
+	deleteBtn   *widget.Button
+	transcript  *transcriptView
+	composer    *composer
+	sendBtn     *widget.Button
+	stopBtn     *widget.Button
+	queueLabel  *widget.Label
+	status      *widget.Label
+	banner      *fyne.Container
+	bannerText  *widget.Label
+	body        *fyne.Container // swaps between the empty state and the chat
+	chatPane    fyne.CanvasObject
+	emptyState  fyne.CanvasObject
+	approvals   *approvalDialogs
+
+	streaming bool
+	usage     agent.Usage
+	hookState string
+	note      string
+}
+
+func newChatView(u *UI) *chatView {
+	c := &chatView{u: u, selected: -1}
+	c.approvals = &approvalDialogs{c: c}
+	return c
+}
+
+func (c *chatView) buildUI() fyne.CanvasObject {
+	c.projectBtn = &widget.Button{Text: "Open a folder…", Icon: theme.FolderOpenIcon(), Importance: widget.LowImportance, OnTapped: c.onOpenFolder}
+	c.modelBtn = &widget.Button{Text: "model: …", Importance: widget.LowImportance, OnTapped: func() { c.u.ShowPreferences(sectionProviders) }}
+	prefsBtn := &widget.Button{Icon: theme.SettingsIcon(), Importance: widget.LowImportance, OnTapped: func() { c.u.ShowPreferences(sectionProviders) }}
+	top := container.NewBorder(nil, nil, c.projectBtn, container.NewHBox(c.modelBtn, prefsBtn))
+
+	c.transcript = newTranscriptView(c)
+	c.composer = newComposer(c.onSend, c.onStop)
+	c.sendBtn = &widget.Button{Text: "Send", Icon: theme.MailSendIcon(), Importance: widget.HighImportance, OnTapped: func() { c.onSend(c.composer.Text) }}
+	c.stopBtn = &widget.Button{Text: "Stop", Icon: theme.MediaStopIcon(), Importance: widget.DangerImportance, OnTapped: c.onStop}
+	c.stopBtn.Hide()
+	c.queueLabel = &widget.Label{Importance: widget.LowImportance, Wrapping: fyne.TextWrapWord}
+	c.queueLabel.Hide()
+	buttons := container.NewVBox(c.sendBtn, c.stopBtn)
+	composerRow := container.NewBorder(c.queueLabel, nil, nil, buttons, c.composer)
+
+	c.bannerText = &widget.Label{Wrapping: fyne.TextWrapWord, Importance: widget.WarningImportance}
+	c.banner = container.NewBorder(nil, nil, nil, container.NewHBox(
+		&widget.Button{Text: "Retry", OnTapped: c.checkProvider},
+		&widget.Button{Text: "Preferences", OnTapped: func() { c.u.ShowPreferences(sectionProviders) }},
+	), c.bannerText)
+	c.banner.Hide()
+
+	c.chatPane = container.NewBorder(nil, composerRow, nil, nil, c.transcript.object())
+	c.emptyState = c.buildEmptyState()
+	c.body = container.NewStack(c.emptyState)
+	c.status = &widget.Label{Text: "ready", Importance: widget.LowImportance, Truncation: fyne.TextTruncateEllipsis}
+
+	split := container.NewHSplit(c.buildSidebar(), container.NewBorder(c.banner, nil, nil, nil, c.body))
+	split.Offset = 0.22
+	return container.NewBorder(top, c.status, nil, nil, split)
+}
+
+func (c *chatView) buildEmptyState() fyne.CanvasObject {
+	msg := &widget.Label{Text: "Open a folder to start. The agent works inside it: it can read, search, edit and run commands there, and edits and commands wait for your approval.",
+		Wrapping: fyne.TextWrapWord, Alignment: fyne.TextAlignCenter}
+	open := &widget.Button{Text: "Open Folder…", Icon: theme.FolderOpenIcon(), Importance: widget.HighImportance, OnTapped: c.onOpenFolder}
+	return container.NewCenter(container.NewGridWrap(fyne.NewSize(460, 140), container.NewVBox(msg, container.NewCenter(open))))
+}
+
+func (c *chatView) buildSidebar() fyne.CanvasObject {
+	newBtn := &widget.Button{Text: "New", Icon: theme.ContentAddIcon(), OnTapped: c.onNewSession}
+	c.sessionList = &widget.List{
+		Length:     func() int { return len(c.sessions) },
+		CreateItem: func() fyne.CanvasObject { return &widget.Label{Truncation: fyne.TextTruncateEllipsis} },
+		UpdateItem: func(id widget.ListItemID, o fyne.CanvasObject) {
+			s := c.sessions[id]
+			o.(*widget.Label).SetText(sessionLabel(s))
+		},
+		OnSelected: c.onSelectSession,
+	}
+	c.renameBtn = &widget.Button{Icon: theme.DocumentCreateIcon(), Importance: widget.LowImportance, OnTapped: c.onRename}
+	c.deleteBtn = &widget.Button{Icon: theme.DeleteIcon(), Importance: widget.LowImportance, OnTapped: c.onDelete}
+	header := container.NewBorder(nil, nil, widget.NewLabelWithStyle("Sessions", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), newBtn)
+	return container.NewBorder(header, container.NewHBox(c.renameBtn, c.deleteBtn), nil, nil, c.sessionList)
+}
+
+func sessionLabel(s storage.Session) string {
+	day := s.UpdatedAt.Format("Jan 2")
+	if time.Since(s.UpdatedAt) < 24*time.Hour && s.UpdatedAt.Day() == time.Now().Day() {
+		day = s.UpdatedAt.Format("15:04")
+	}
+	return day + "  " + s.Title
+}
+
+func (c *chatView) installShortcuts() {
+	canvas := c.u.main.Canvas()
+	canvas.AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyN, Modifier: fyne.KeyModifierShortcutDefault}, func(fyne.Shortcut) { c.onNewSession() })
+	canvas.AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyComma, Modifier: fyne.KeyModifierShortcutDefault}, func(fyne.Shortcut) { c.u.ShowPreferences(sectionProviders) })
+	canvas.SetOnTypedKey(func(k *fyne.KeyEvent) {
+		if k.Name == fyne.KeyEscape {
+			c.onStop()
+		}
+	})
+}
+
+// start restores the last project and checks the model server.
+func (c *chatView) start() {
+	c.updateModel()
+	c.checkProvider()
+	background(c.u, func(ctx context.Context) (storage.Project, error) {
+		if dir := c.u.d.StartDir; dir != "" {
+			return c.u.d.Agent.OpenProject(ctx, dir)
+		}
+		projects, err := c.u.d.DB.Projects(ctx)
+		if err != nil || len(projects) == 0 {
+			return storage.Project{}, err
+		}
+		if _, err := os.Stat(projects[0].Path); err != nil {
+			return storage.Project{}, nil
+		}
+		return projects[0], nil
+	}, func(p storage.Project, err error) {
+		if err != nil {
+			c.setNote("Could not open the last project: " + err.Error())
+			return
+		}
+		if p.ID != 0 {
+			c.setProject(p)
+		}
+	})
+}
+
+func (c *chatView) onOpenFolder() {
+	d := dialog.NewFolderOpen(func(uri fyne.ListableURI, err error) {
+		if err != nil || uri == nil {
+			return
+		}
+		c.openFolder(uri.Path())
+	}, c.u.main)
+	d.Resize(fyne.NewSize(760, 520))
+	d.Show()
+}
+
+func (c *chatView) openFolder(dir string) {
+	background(c.u, func(ctx context.Context) (storage.Project, error) {
+		return c.u.d.Agent.OpenProject(ctx, dir)
+	}, func(p storage.Project, err error) {
+		if err != nil {
+			dialog.ShowError(err, c.u.main)
+			return
+		}
+		c.setProject(p)
+	})
+}
+
+func (c *chatView) setProject(p storage.Project) {
+	c.closeSession()
+	c.project = p
+	c.projectBtn.SetText("project: " + tildePath(p.Path))
+	c.body.Objects = []fyne.CanvasObject{c.chatPane}
+	c.body.Refresh()
+	c.transcript.clear(true)
+	c.u.main.SetTitle(Title + " — " + filepath.Base(p.Path))
+	c.reloadSessions(true)
+}
+
+func tildePath(p string) string {
+	if home, err := os.UserHomeDir(); err == nil && home != "" && strings.HasPrefix(p, home) {
+		return "~" + strings.TrimPrefix(p, home)
+	}
+	return p
+}
+
+// reloadSessions refreshes the sidebar; openFirst resumes the most recent
+// session (or leaves the transcript empty for a first prompt).
+func (c *chatView) reloadSessions(openFirst bool) {
+	p := c.project
+	background(c.u, func(ctx context.Context) ([]storage.Session, error) {
+		return c.u.d.Agent.Sessions(ctx, p)
+	}, func(list []storage.Session, err error) {
+		if err != nil || p.ID != c.project.ID {
+			return
+		}
+		c.sessions = list
+		c.sessionList.Refresh()
+		c.selectCurrent()
+		if openFirst && c.session == nil && len(list) > 0 {
+			c.sessionList.Select(0)
+		}
+	})
+}
+
+// selectCurrent highlights the open session in the sidebar without
+// re-opening it.
+func (c *chatView) selectCurrent() {
+	if c.session == nil {
+		return
+	}
+	for i, s := range c.sessions {
+		if s.ID == c.session.ID() {
+			c.selected = i
+			c.sessionList.Select(i)
+			return
+		}
+	}
+}
+
+func (c *chatView) onSelectSession(id widget.ListItemID) {
+	if id < 0 || id >= len(c.sessions) {
+		return
+	}
+	c.selected = id
+	s := c.sessions[id]
+	if c.session != nil && c.session.ID() == s.ID {
+		return
+	}
+	c.closeSession()
+	c.transcript.clear(false)
+	background(c.u, func(ctx context.Context) (*agent.Session, error) {
+		return c.u.d.Agent.OpenSession(ctx, s.ID)
+	}, func(sess *agent.Session, err error) {
+		if err != nil {
+			dialog.ShowError(err, c.u.main)
+			return
+		}
+		c.attach(sess)
+	})
+}
+
+func (c *chatView) onNewSession() {
+	if c.project.ID == 0 {
+		c.onOpenFolder()
+		return
+	}
+	c.closeSession()
+	c.transcript.clear(false)
+	c.sessionList.UnselectAll()
+	p := c.project
+	background(c.u, func(ctx context.Context) (*agent.Session, error) {
+		return c.u.d.Agent.NewSession(ctx, p)
+	}, func(sess *agent.Session, err error) {
+		if err != nil {
+			dialog.ShowError(err, c.u.main)
+			return
+		}
+		c.attach(sess)
+		c.reloadSessions(false)
+	})
+	c.u.main.Canvas().Focus(c.composer)
+}
+
+// attach shows a session and starts pumping its events.
+func (c *chatView) attach(s *agent.Session) {
+	c.session = s
+	c.transcript.setEntries(s.ID(), s.Entries())
+	ctx, cancel := context.WithCancel(c.u.ctx)
+	c.stopPump = cancel
+	go c.pump(ctx, s)
+	c.setBusy(s.Busy())
+	c.u.main.Canvas().Focus(c.composer)
+}
+
+// closeSession detaches the open session and stops its turn and hooks;
+// wait blocks until they are gone (at quit), otherwise it happens in the
+// background.
+func (c *chatView) closeSession(wait ...bool) {
+	if c.stopPump != nil {
+		c.stopPump()
+		c.stopPump = nil
+	}
+	if c.session != nil {
+		s := c.session
+		c.session = nil
+		if len(wait) > 0 && wait[0] {
+			s.Close()
+		} else {
+			go s.Close()
+		}
+	}
+	c.setBusy(false)
+}
+
+// pump carries the session's events to the widgets, at most one frame
+// per frameInterval: deltas are coalesced by the bus, must-deliver events
+// arrive in batches, none is lost.
+func (c *chatView) pump(ctx context.Context, s *agent.Session) {
+	bus := s.Bus()
+	for bus.Wait(ctx) {
+		events, stream := bus.Drain()
+		c.u.d.Do(func() {
+			if c.session == s {
+				c.apply(events, stream)
+			}
+		})
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(frameInterval):
+		}
+	}
+}
+
+func (c *chatView) apply(events []agent.Event, stream agent.Stream) {
+	for _, e := range events {
+		switch e.Kind {
+		case agent.EventEntry:
+			c.transcript.add(e.Entry)
+			c.onEntry(e.Entry)
+		case agent.EventBusy:
+			c.setBusy(e.Busy)
+		case agent.EventQueue:
+			c.setQueue(e.Queue)
+		case agent.EventUsage:
+			c.usage = e.Usage
+			c.refreshStatus()
+		case agent.EventStatus:
+			c.note = e.Status
+			c.refreshStatus()
+		case agent.EventTitle:
+			c.reloadSessions(false)
+		}
+	}
+	c.transcript.setStream(stream)
+	if stream.Active != c.streaming {
+		c.streaming = stream.Active
+		c.refreshStatus()
+	}
+}
+
+func (c *chatView) onEntry(e agent.Entry) {
+	if e.Host == nil {
+		return
+	}
+	switch e.Host.Kind {
+	case agent.HostNotice:
+		if e.Host.Extension {
+			c.hookState = "hooks: " + e.Host.Label + " failing"
+			c.refreshStatus()
+		}
+	case agent.HostError:
+		if strings.Contains(e.Host.Text, "no model server") {
+			c.showBanner(e.Host.Text)
+		}
+	}
+}
+
+func (c *chatView) onSend(text string) {
+	text = strings.TrimSpace(text)
+	if text == "" {
+		return
+	}
+	if c.project.ID == 0 {
+		c.onOpenFolder()
+		return
+	}
+	if text == "/new" {
+		c.composer.SetText("")
+		c.onNewSession()
+		return
+	}
+	if c.session == nil {
+		c.startSessionWith(text)
+		return
+	}
+	c.composer.SetText("")
+	c.session.Submit(text)
+}
+
+// startSessionWith opens a new session and submits its first prompt.
+func (c *chatView) startSessionWith(text string) {
+	c.composer.SetText("")
+	p := c.project
+	background(c.u, func(ctx context.Context) (*agent.Session, error) {
+		return c.u.d.Agent.NewSession(ctx, p)
+	}, func(sess *agent.Session, err error) {
+		if err != nil {
+			dialog.ShowError(err, c.u.main)
+			c.composer.SetText(text)
+			return
+		}
+		c.attach(sess)
+		sess.Submit(text)
+		c.reloadSessions(false)
+	})
+}
+
+func (c *chatView) onStop() {
+	if c.session == nil {
+		return
+	}
+	if returned := c.session.Stop(); len(returned) > 0 && strings.TrimSpace(c.composer.Text) == "" {
+		c.composer.SetText(strings.Join(returned, "\n\n"))
+	}
+}
+
+func (c *chatView) setBusy(busy bool) {
+	if busy {
+		c.stopBtn.Show()
+		c.sendBtn.SetText("Queue")
+	} else {
+		c.stopBtn.Hide()
+		c.sendBtn.SetText("Send")
+		c.note = ""
+		c.refreshHookState()
+	}
+	c.refreshStatus()
+}
+
+func (c *chatView) setQueue(q []string) {
+	if len(q) == 0 {
+		c.queueLabel.Hide()
+		return
+	}
+	lines := make([]string, len(q))
+	for i, p := range q {
+		lines[i] = "queued: " + firstLine(p, 80)
+	}
+	c.queueLabel.SetText(strings.Join(lines, "\n"))
+	c.queueLabel.Show()
+}
+
+func (c *chatView) setNote(s string) {
+	c.note = s
+	c.refreshStatus()
+}
+
+func (c *chatView) refreshStatus() {
+	var parts []string
+	switch {
+	case c.streaming:
+		s := "streaming…"
+		if c.usage.TokensPerSec > 0 {
+			s += fmt.Sprintf(" %.0f tok/s", c.usage.TokensPerSec)
+		}
+		parts = append(parts, s)
+	case c.note != "":
+		parts = append(parts, c.note)
+	case c.session != nil && c.session.Busy():
+		parts = append(parts, "working…")
+	default:
+		parts = append(parts, "ready")
+	}
+	if c.usage.ContextWindow > 0 {
+		parts = append(parts, fmt.Sprintf("context %d%%", 100*c.usage.ContextTokens/c.usage.ContextWindow))
+	}
+	if c.hookState != "" {
+		parts = append(parts, c.hookState)
+	}
+	c.status.SetText(strings.Join(parts, " · "))
+}
+
+// refreshHookState summarises the enabled extensions' hook health.
+func (c *chatView) refreshHookState() {
+	background(c.u, func(ctx context.Context) (string, error) {
+		infos, err := c.u.d.Extensions.List(ctx)
+		if err != nil {
+			return "", err
+		}
+		return hookSummary(infos), nil
+	}, func(s string, err error) {
+		if err == nil {
+			c.hookState = s
+			c.refreshStatus()
+		}
+	})
+}
+
+func (c *chatView) updateModel() {
+	background(c.u, func(ctx context.Context) (agent.ProviderSettings, error) {
+		p, _, err := agent.LoadProvider(ctx, c.u.d.DB)
+		return p, err
+	}, func(p agent.ProviderSettings, err error) {
+		if err == nil {
+			c.modelBtn.SetText("model: " + p.Model)
+		}
+	})
+}
+
+// checkProvider shows the "no model server" banner when the configured
+// server does not answer; on first start it probes the local presets.
+func (c *chatView) checkProvider() {
+	background(c.u, func(ctx context.Context) (string, error) {
+		if _, saved, _ := agent.LoadProvider(ctx, c.u.d.DB); !saved && c.u.d.ProbeLocal != nil {
+			if ps, ok := c.u.d.ProbeLocal(ctx); ok {
+				return "", agent.SaveProvider(ctx, c.u.d.DB, ps)
+			}
+		}
+		if c.u.d.CheckProvider == nil {
+			return "", nil
+		}
+		if err := c.u.d.CheckProvider(ctx); err != nil {
+			return err.Error(), nil
+		}
+		return "", nil
+	}, func(problem string, err error) {
+		c.updateModel()
+		if err != nil {
+			problem = err.Error()
+		}
+		if problem == "" {
+			c.banner.Hide()
+			return
+		}
+		c.showBanner(problem)
+	})
+}
+
+func (c *chatView) showBanner(text string) {
+	c.bannerText.SetText(strings.ToUpper(text[:1]) + text[1:])
+	c.banner.Show()
+}
+
+func (c *chatView) onRename() {
+	if c.selected < 0 || c.selected >= len(c.sessions) {
+		return
+	}
+	s := c.sessions[c.selected]
+	entry := &widget.Entry{Text: s.Title}
+	dialog.ShowForm("Rename session", "Rename", "Cancel", []*widget.FormItem{{Text: "Title", Widget: entry}}, func(ok bool) {
+		title := strings.TrimSpace(entry.Text)
+		if !ok || title == "" {
+			return
+		}
+		background(c.u, func(ctx context.Context) (struct{}, error) {
+			return struct{}{}, c.u.d.Agent.RenameSession(ctx, s.ID, title)
+		}, func(_ struct{}, err error) {
+			if err != nil {
+				dialog.ShowError(err, c.u.main)
+			}
+			c.reloadSessions(false)
+		})
+	}, c.u.main)
+}
+
+func (c *chatView) onDelete() {
+	if c.selected < 0 || c.selected >= len(c.sessions) {
+		return
+	}
+	s := c.sessions[c.selected]
+	dialog.ShowConfirm("Delete session", fmt.Sprintf("Delete %q and its whole transcript? This cannot be undone.", s.Title), func(ok bool) {
+		if !ok {
+			return
+		}
+		if c.session != nil && c.session.ID() == s.ID {
+			c.closeSession()
+			c.transcript.clear(false)
+		}
+		background(c.u, func(ctx context.Context) (struct{}, error) {
+			return struct{}{}, c.u.d.Agent.DeleteSession(ctx, s.ID)
+		}, func(_ struct{}, err error) {
+			if err != nil && !errors.Is(err, storage.ErrNotFound) {
+				dialog.ShowError(err, c.u.main)
+			}
+			c.selected = -1
+			c.sessionList.UnselectAll()
+			c.reloadSessions(false)
+		})
+	}, c.u.main)
+}
+
+func firstLine(s string, max int) string {
+	line, _, more := strings.Cut(strings.TrimSpace(s), "\n")
+	if r := []rune(line); len(r) > max {
+		return string(r[:max-1]) + "…"
+	}
+	if more {
+		return line + " …"
+	}
+	return line
+}

@@ -1,0 +1,201 @@
+package ui
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+
+	"github.com/agentdesk/agentdesk/agent"
+	"github.com/agentdesk/agentdesk/agent/llm"
+	"github.com/agentdesk/agentdesk/agent/llm/llmtest"
+)
+
+func fakeProvider(s *llmtest.Server) func() (llm.Provider, llm.Config, error) {
+	return func() (llm.Provider, llm.Config, error) {
+		cfg := s.Config()
+		p, err := agent.NewProvider(cfg)
+		return p, cfg, err
+	}
+}
+
+func TestEmptyStatesRender(t *testing.T) {
+	h := newHarness(t, harnessOptions{})
+	u := h.open(false)
+	h.loop.waitFor(t, "start-up", func() bool { return u.chat.modelBtn.Text == "model: deepseek-v4-flash" })
+	u.main.Resize(fyne.NewSize(900, 600))
+	test.AssertRendersToMarkup(t, "chat/no_project.xml", u.main.Canvas())
+	if !strings.Contains(windowText(u.main), "Open a folder to start") {
+		t.Fatal("no project: the empty state must say what to do")
+	}
+
+	h.ui.chat.openFolder(h.project)
+	h.loop.waitFor(t, "the project to open", func() bool { return h.ui.chat.project.ID != 0 })
+	h.loop.waitFor(t, "the sessions to load", func() bool { return strings.Contains(windowText(u.main), "Ask anything about this project") })
+	if !strings.Contains(u.main.Title(), "project") {
+		t.Errorf("title = %q, want the project's name", u.main.Title())
+	}
+}
+
+func TestNoModelServerBanner(t *testing.T) {
+	h := newHarness(t, harnessOptions{})
+	d := Deps{App: h.app, Do: h.loop.do, Agent: h.agent, Approvals: h.approvals, DB: h.db, Extensions: h.exts, Paths: h.paths,
+		CheckProvider: func(context.Context) error {
+			return &llm.Error{Kind: llm.ErrUnreachable, URL: "http://127.0.0.1:8000/v1"}
+		}}
+	h.ui = New(d)
+	h.ui.main.Show()
+	h.loop.waitFor(t, "the banner", func() bool {
+		return strings.Contains(windowText(h.ui.main), "No model server at http://127.0.0.1:8000/v1. Start ds4-server, llama.cpp or Ollama")
+	})
+}
+
+func TestSendStreamsTheAnswer(t *testing.T) {
+	server := llmtest.NewOpenAI(t)
+	server.Push(llmtest.Reply{Text: "Hello from the **fake** model."})
+	h := newHarness(t, harnessOptions{provider: fakeProvider(server)})
+	u := h.open(true)
+	test.Type(u.chat.composer, "say hello")
+	u.chat.composer.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	h.loop.waitFor(t, "the answer", func() bool { return strings.Contains(windowText(u.main), "Hello from the fake model.") })
+	if u.chat.composer.Text != "" {
+		t.Errorf("composer not cleared: %q", u.chat.composer.Text)
+	}
+	h.loop.waitFor(t, "the turn to end", func() bool { return u.chat.session != nil && !u.chat.session.Busy() })
+	h.loop.waitFor(t, "the title in the sidebar", func() bool { return strings.Contains(allText(u.chat.sessionList), "say hello") })
+	if got := server.Requests()[0].LastMessage().Texts; len(got) != 1 || got[0] != "say hello" {
+		t.Fatalf("request = %q", got)
+	}
+}
+
+func TestShiftEnterAddsNewlineInsteadOfSending(t *testing.T) {
+	h := newHarness(t, harnessOptions{})
+	u := h.open(true)
+	c := u.chat.composer
+	test.Type(c, "line one")
+	c.KeyDown(&fyne.KeyEvent{Name: "LeftShift"})
+	c.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	c.KeyUp(&fyne.KeyEvent{Name: "LeftShift"})
+	test.Type(c, "line two")
+	if c.Text != "line one\nline two" {
+		t.Fatalf("composer = %q", c.Text)
+	}
+	if u.chat.session != nil {
+		t.Fatal("Shift+Enter sent the prompt")
+	}
+}
+
+func TestApprovalModalDenyAndAllowOnce(t *testing.T) {
+	server := llmtest.NewOpenAI(t)
+	write := func(name string) llmtest.Reply {
+		return llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "write_file", Args: `{"path":"` + name + `","content":"hi\n"}`}}}
+	}
+	server.Push(write("denied.txt"), llmtest.Reply{Text: "ok, not written"}, write("allowed.txt"), llmtest.Reply{Text: "written"})
+	h := newHarness(t, harnessOptions{provider: fakeProvider(server)})
+	u := h.open(true)
+
+	u.chat.onSend("write denied.txt")
+	h.loop.waitFor(t, "the approval modal", func() bool { return u.chat.approvals.current != nil })
+	modal := topOverlay(u.main)
+	text := allText(modal)
+	if !strings.Contains(text, "Allow write_file?") || !strings.Contains(text, "+hi") || !strings.Contains(text, "Always allow for this session") {
+		t.Fatalf("modal shows:\n%s", text)
+	}
+	test.Tap(findButton(modal, "Deny"))
+	h.loop.waitFor(t, "the turn after a denial", func() bool { return strings.Contains(windowText(u.main), "ok, not written") })
+	if _, err := os.Stat(filepath.Join(h.project, "denied.txt")); err == nil {
+		t.Fatal("denied file was written")
+	}
+
+	u.chat.onSend("write allowed.txt")
+	h.loop.waitFor(t, "the second modal", func() bool { return u.chat.approvals.current != nil })
+	u.main.Canvas().OnTypedKey()(&fyne.KeyEvent{Name: fyne.KeyReturn}) // Enter = Allow once
+	h.loop.waitFor(t, "the file", func() bool { _, err := os.Stat(filepath.Join(h.project, "allowed.txt")); return err == nil })
+	h.loop.waitFor(t, "the answer", func() bool { return strings.Contains(windowText(u.main), "written") && u.chat.approvals.current == nil })
+}
+
+func TestStopCancelsTheTurnAndReturnsQueuedPrompts(t *testing.T) {
+	server := llmtest.NewOpenAI(t)
+	hold := make(chan struct{})
+	defer close(hold)
+	server.Push(llmtest.Reply{Text: "a long answer", Hold: hold})
+	h := newHarness(t, harnessOptions{provider: fakeProvider(server)})
+	u := h.open(true)
+	u.chat.onSend("first")
+	h.loop.waitFor(t, "the request", func() bool { return len(server.Requests()) == 1 })
+	h.loop.waitFor(t, "streaming", func() bool { return u.chat.streaming })
+	h.relayout(u.main)
+	if !strings.Contains(windowText(u.main), "streaming…") {
+		t.Error("the status bar must say the answer is streaming")
+	}
+	u.chat.onSend("second")
+	h.loop.waitFor(t, "the queue label", func() bool { return strings.Contains(windowText(u.main), "queued: second") })
+	test.Tap(u.chat.stopBtn)
+	h.loop.waitFor(t, "the stop", func() bool { return strings.Contains(windowText(u.main), "Stopped.") })
+	if u.chat.composer.Text != "second" {
+		t.Fatalf("queued prompt not returned to the composer: %q", u.chat.composer.Text)
+	}
+}
+
+func TestChipsContextMarkersAndHookNotices(t *testing.T) {
+	server := llmtest.NewOpenAI(t)
+	h := newHarness(t, harnessOptions{provider: fakeProvider(server)})
+	u := h.open(true)
+	u.chat.onSend("hi")
+	h.loop.waitFor(t, "the answer", func() bool { return len(u.chat.transcript.items) == 2 && !u.chat.session.Busy() })
+	tv := u.chat.transcript
+	tv.add(agent.Entry{Role: agent.RoleHost, Host: &agent.Host{Kind: agent.HostStatus, Label: "Ponytail", Text: "PONYTAIL:FULL"}})
+	tv.add(agent.Entry{Role: llm.RoleUser, Parts: []llm.Part{{Kind: llm.PartContext, Source: "ponytail", Event: "UserPromptSubmit", Text: "RULESET"}, {Kind: llm.PartText, Text: "my words"}}})
+	tv.add(agent.Entry{Role: agent.RoleHost, Host: &agent.Host{Kind: agent.HostNotice, Extension: true, Label: "Ponytail", Text: "Ponytail: `node` was not found"}})
+	h.loop.runQueued()
+	h.relayout(u.main)
+	text := windowText(u.main)
+	for _, want := range []string{"◆ Ponytail: PONYTAIL:FULL", "ponytail added context (UserPromptSubmit)", "my words", "`node` was not found", "Open Agent Extensions"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("transcript lacks %q", want)
+		}
+	}
+	if strings.Contains(text, "RULESET") {
+		t.Fatal("hidden context shown before the marker is expanded")
+	}
+	test.Tap(findButton(u.main.Content(), "ponytail added context"))
+	h.relayout(u.main)
+	if !strings.Contains(windowText(u.main), "RULESET") {
+		t.Fatal("expanding the marker must show the context")
+	}
+	test.Tap(findButton(u.main.Content(), "Open Agent Extensions"))
+	if u.prefs == nil || !u.prefs.win.Content().Visible() {
+		t.Fatal("the notice's button must open Preferences")
+	}
+}
+
+func TestTranscriptHandlesManyMessages(t *testing.T) {
+	h := newHarness(t, harnessOptions{})
+	u := h.open(true)
+	var entries []agent.Entry
+	for i := 0; i < 5000; i++ {
+		role := llm.RoleUser
+		if i%2 == 1 {
+			role = llm.RoleAssistant
+		}
+		entries = append(entries, agent.Entry{Seq: int64(i + 1), Role: role, Parts: []llm.Part{{Kind: llm.PartText, Text: "message " + string(rune('a'+i%26))}}})
+	}
+	u.chat.transcript.setEntries("s", entries)
+	h.relayout(u.main)
+	if n := u.chat.transcript.length(); n != 5000 {
+		t.Fatalf("rows = %d", n)
+	}
+	built := 0
+	for _, it := range u.chat.transcript.items {
+		if it.obj != nil {
+			built++
+		}
+	}
+	if built == 0 || built > 200 {
+		t.Fatalf("%d rows rendered: the list must build only what is visible", built)
+	}
+}

@@ -1,0 +1,57 @@
+package ui
+
+import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/widget"
+)
+
+// composer is the multi-line prompt entry: Enter sends, Shift+Enter adds
+// a newline, Esc stops the running turn. (Fyne's own multi-line entry
+// submits on Shift+Enter, the opposite of every chat app.)
+type composer struct {
+	widget.Entry
+	onSend  func(string)
+	onStop  func()
+	shifted bool
+}
+
+func newComposer(onSend func(string), onStop func()) *composer {
+	c := &composer{onSend: onSend, onStop: onStop}
+	c.MultiLine = true
+	c.Wrapping = fyne.TextWrapWord
+	c.SetMinRowsVisible(3)
+	c.PlaceHolder = "Ask the agent… (Enter to send, Shift+Enter for a new line, /help for commands)"
+	c.ExtendBaseWidget(c)
+	return c
+}
+
+// KeyDown tracks Shift (desktop.Keyable).
+func (c *composer) KeyDown(k *fyne.KeyEvent) {
+	if k.Name == "LeftShift" || k.Name == "RightShift" {
+		c.shifted = true
+	}
+	c.Entry.KeyDown(k)
+}
+
+// KeyUp tracks Shift (desktop.Keyable).
+func (c *composer) KeyUp(k *fyne.KeyEvent) {
+	if k.Name == "LeftShift" || k.Name == "RightShift" {
+		c.shifted = false
+	}
+	c.Entry.KeyUp(k)
+}
+
+// TypedKey sends on Enter and stops on Esc.
+func (c *composer) TypedKey(k *fyne.KeyEvent) {
+	switch k.Name {
+	case fyne.KeyReturn, fyne.KeyEnter:
+		if !c.shifted {
+			c.onSend(c.Text)
+			return
+		}
+	case fyne.KeyEscape:
+		c.onStop()
+		return
+	}
+	c.Entry.TypedKey(k)
+}

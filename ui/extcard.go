@@ -1,0 +1,354 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/agentdesk/agentdesk/extensions"
+)
+
+var statusText = map[extensions.Status]string{
+	extensions.StatusDisabled:    "Disabled",
+	extensions.StatusEnabled:     "Enabled",
+	extensions.StatusNeedsReview: "Needs review",
+	extensions.StatusError:       "Error",
+}
+
+var statusImportance = map[extensions.Status]widget.Importance{
+	extensions.StatusDisabled:    widget.LowImportance,
+	extensions.StatusEnabled:     widget.SuccessImportance,
+	extensions.StatusNeedsReview: widget.WarningImportance,
+	extensions.StatusError:       widget.DangerImportance,
+}
+
+// card is one extension: identity, status, toggle, actions and details.
+func (p *extensionsPane) card(info extensions.Info) fyne.CanvasObject {
+	st := p.cardFor(info.ID)
+	subtitle := fmt.Sprintf("%s · %s · %s", orDash(info.Version), extensions.ShortCommit(info.Commit), info.SourceURL)
+	badge := &widget.Label{Text: statusText[info.Status], Importance: statusImportance[info.Status], TextStyle: fyne.TextStyle{Bold: true}}
+	toggle := &widget.Check{Text: "Enabled", Checked: info.Status == extensions.StatusEnabled}
+	toggle.OnChanged = func(on bool) { p.onToggle(info, on) }
+	if st.busy || info.Status == extensions.StatusError {
+		toggle.Disable()
+	}
+	counts := &widget.Label{Text: fmt.Sprintf("%d hooks · %d skills", len(info.Hooks), len(info.Skills)), Importance: widget.LowImportance}
+	top := container.NewHBox(badge, toggle, counts)
+	if cta := p.callToAction(info); cta != nil {
+		top.Add(cta)
+	}
+	body := container.NewVBox(top)
+	if info.Description != "" {
+		body.Add(&widget.Label{Text: info.Description, Wrapping: fyne.TextWrapWord})
+	}
+	if msg := p.cardMessage(info, st); msg != nil {
+		body.Add(msg)
+	}
+	body.Add(p.actions(info, st))
+	body.Add(p.details(info, st))
+	return &widget.Card{Title: info.Name, Subtitle: subtitle, Content: body}
+}
+
+// callToAction is the one obvious next step for a card that is not
+// running: review and enable.
+func (p *extensionsPane) callToAction(info extensions.Info) fyne.CanvasObject {
+	switch info.Status {
+	case extensions.StatusDisabled, extensions.StatusNeedsReview:
+		return &widget.Button{Text: "Review and enable", Importance: widget.HighImportance, OnTapped: func() { p.onToggle(info, true) }}
+	}
+	return nil
+}
+
+// cardMessage is the card's in-place feedback: the last operation's
+// result, a review reason, or the last error with its fix.
+func (p *extensionsPane) cardMessage(info extensions.Info, st *cardState) fyne.CanvasObject {
+	var lines []string
+	importance := widget.MediumImportance
+	if st.message != "" {
+		lines = append(lines, st.message)
+		if st.isError {
+			importance = widget.DangerImportance
+		}
+	}
+	if info.ReviewReason != "" {
+		lines = append(lines, "Paused: "+info.ReviewReason+".")
+		importance = max(importance, widget.WarningImportance)
+	}
+	if info.LastError != "" {
+		lines = append(lines, "Last error: "+info.LastError+fixFor(info.LastError))
+		importance = widget.DangerImportance
+	}
+	if len(lines) == 0 {
+		return nil
+	}
+	return &widget.Label{Text: strings.Join(lines, "\n"), Wrapping: fyne.TextWrapWord, Importance: importance}
+}
+
+// fixFor suggests the action that fixes a hook error.
+func fixFor(msg string) string {
+	switch {
+	case strings.Contains(msg, "not found on the hook PATH"):
+		return " Install the program, or set the PATH for hooks in Preferences → Advanced."
+	case strings.Contains(msg, "timed out"), strings.Contains(msg, "timeout"):
+		return " Raise the hook timeout in Preferences → Advanced if the hook is just slow."
+	}
+	return ""
+}
+
+func (p *extensionsPane) actions(info extensions.Info, st *cardState) fyne.CanvasObject {
+	update := &widget.Button{Text: "Update", Icon: theme.ViewRefreshIcon(), OnTapped: func() { p.onUpdate(info) }}
+	rollback := &widget.Button{Text: "Rollback", Icon: theme.HistoryIcon(), OnTapped: func() { p.onRollback(info) }}
+	uninstall := &widget.Button{Text: "Uninstall", Icon: theme.DeleteIcon(), Importance: widget.DangerImportance, OnTapped: func() { p.onUninstall(info) }}
+	copyURL := &widget.Button{Text: "Copy URL", Icon: theme.ContentCopyIcon(), Importance: widget.LowImportance,
+		OnTapped: func() { p.u.d.App.Clipboard().SetContent(info.SourceURL) }}
+	if !info.HasPrevious() {
+		rollback.Hide()
+	}
+	if st.busy {
+		update.Disable()
+		rollback.Disable()
+		uninstall.Disable()
+	}
+	return container.NewHBox(update, rollback, uninstall, layoutSpacer(), copyURL)
+}
+
+// details is the expander: hooks, skills, diagnostics and recent runs.
+func (p *extensionsPane) details(info extensions.Info, st *cardState) fyne.CanvasObject {
+	arrow := "▸ Details"
+	if st.open {
+		arrow = "▾ Details"
+	}
+	btn := &widget.Button{Text: arrow, Alignment: widget.ButtonAlignLeading, Importance: widget.LowImportance,
+		OnTapped: func() { st.open = !st.open; p.render() }}
+	if !st.open {
+		return btn
+	}
+	return container.NewVBox(btn, p.detailBody(info))
+}
+
+func (p *extensionsPane) detailBody(info extensions.Info) fyne.CanvasObject {
+	box := container.NewVBox()
+	section := func(title string, lines []string) {
+		if len(lines) == 0 {
+			return
+		}
+		box.Add(widget.NewLabelWithStyle(title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
+		box.Add(monoBlock(strings.Join(lines, "\n")))
+	}
+	section("Hooks", hookLines(info.Hooks))
+	section("Skills", p.skillLines(info))
+	section("Diagnostics", info.Diagnostics)
+	section("Recent hook runs", runLines(info.RecentRuns))
+	box.Add(&widget.Label{Text: "Folder: " + info.Dir + "\nData: " + info.DataDir, Wrapping: fyne.TextWrapBreak, Importance: widget.LowImportance})
+	return box
+}
+
+func hookLines(hooks []extensions.Hook) []string {
+	var out []string
+	for _, h := range hooks {
+		line := fmt.Sprintf("%s [%s] %s (timeout %s)", h.Event, h.MatcherText(), h.ArgvText(), h.TimeoutText())
+		if h.Inactive != "" {
+			line += "\n    inactive: " + h.Inactive
+		}
+		if h.LastError != "" {
+			line += "\n    last error: " + h.LastError
+		}
+		out = append(out, line)
+	}
+	return out
+}
+
+func (p *extensionsPane) skillLines(info extensions.Info) []string {
+	var out []string
+	for _, s := range info.Skills {
+		line := s.Name + " — " + firstLine(s.Description, 100)
+		if winner, ok := p.skills[s.Name]; ok && winner != "extension "+info.ID {
+			line += "  [conflict: " + winner + " wins]"
+		}
+		out = append(out, line)
+	}
+	return out
+}
+
+func runLines(runs []extensions.Run) []string {
+	var out []string
+	for _, r := range runs {
+		line := fmt.Sprintf("%s  %-16s %5d ms  exit %d", r.Time.Format("Jan 2 15:04:05"), r.Event, r.DurationMS, r.Exit)
+		if r.Error != "" {
+			line += "  " + firstLine(r.Error, 100)
+		}
+		out = append(out, line)
+	}
+	return out
+}
+
+// run performs an operation on one card off the UI goroutine.
+func (p *extensionsPane) run(id string, op func(context.Context) (string, error)) {
+	st := p.cardFor(id)
+	st.busy, st.message, st.isError = true, "Working…", false
+	p.render()
+	background(p.u, func(ctx context.Context) (string, error) { return op(ctx) }, func(msg string, err error) {
+		st.busy = false
+		st.message, st.isError = msg, false
+		if err != nil {
+			st.message, st.isError = sentence(err), true
+		}
+		p.reload()
+	})
+}
+
+func (p *extensionsPane) onToggle(info extensions.Info, on bool) {
+	if !on {
+		p.run(info.ID, func(ctx context.Context) (string, error) {
+			_, err := p.u.d.Extensions.Disable(ctx, info.ID)
+			return "Disabled: its hooks were stopped and its context and skills leave the next request.", err
+		})
+		return
+	}
+	background(p.u, func(ctx context.Context) (extensions.Trust, error) {
+		return p.u.d.Extensions.TrustPrompt(ctx, info.ID)
+	}, func(t extensions.Trust, err error) {
+		if err != nil {
+			p.cardFor(info.ID).message, p.cardFor(info.ID).isError = sentence(err), true
+			p.render()
+			return
+		}
+		if !t.NeedsConfirmation() {
+			p.enable(info.ID, t.Hash)
+			return
+		}
+		p.showTrust(t)
+	})
+}
+
+func (p *extensionsPane) enable(id, hash string) {
+	p.run(id, func(ctx context.Context) (string, error) {
+		info, err := p.u.d.Extensions.Enable(ctx, id, hash)
+		return fmt.Sprintf("Enabled: %d hooks and %d skills are active from the next prompt.", len(info.Hooks), len(info.Skills)), err
+	})
+}
+
+// showTrust is the trust dialog: the warning, the exact argv per event,
+// and after an update the diff, with Enable / Cancel.
+func (p *extensionsPane) showTrust(t extensions.Trust) {
+	content := container.NewVBox(&widget.Label{Text: t.Warning, Wrapping: fyne.TextWrapWord, TextStyle: fyne.TextStyle{Bold: true}})
+	if t.Reason != "" {
+		content.Add(&widget.Label{Text: "Why again: " + t.Reason + ".", Wrapping: fyne.TextWrapWord, Importance: widget.WarningImportance})
+	}
+	if t.Diff != nil && !t.Diff.Empty() {
+		content.Add(widget.NewLabelWithStyle("What changed since you last trusted it", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
+		content.Add(monoBlock(strings.Join(extensions.DiffLines(*t.Diff), "\n")))
+	}
+	content.Add(widget.NewLabelWithStyle("Commands that will run", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
+	content.Add(monoBlock(strings.Join(trustLines(t.Hooks), "\n")))
+	content.Add(&widget.Label{Text: "${CLAUDE_PLUGIN_ROOT} is the extension's installed folder; ${CLAUDE_PLUGIN_DATA} its data folder. Hooks run without a shell, in the project folder, with a minimal environment and no API keys.",
+		Wrapping: fyne.TextWrapWord, Importance: widget.LowImportance})
+	d := dialog.NewCustomConfirm("Enable "+t.Name+"?", "Enable", "Cancel", container.NewVScroll(content), func(ok bool) {
+		if ok {
+			p.enable(t.ID, t.Hash)
+			return
+		}
+		p.render() // the toggle goes back off
+	}, p.window())
+	d.Resize(fyne.NewSize(760, 520))
+	d.Show()
+	if p.onTrust != nil {
+		p.onTrust(d)
+	}
+}
+
+func trustLines(hooks []extensions.Hook) []string {
+	var out []string
+	for _, h := range hooks {
+		out = append(out, fmt.Sprintf("%s  [%s]  timeout %s\n    %s", h.Event, h.MatcherText(), h.TimeoutText(), h.ArgvText()))
+	}
+	return out
+}
+
+func (p *extensionsPane) onUpdate(info extensions.Info) {
+	st := p.cardFor(info.ID)
+	progress := func(pr extensions.Progress) {
+		p.u.d.Do(func() {
+			if st.busy {
+				st.message = "Updating: " + string(pr.Phase) + "…"
+				p.render()
+			}
+		})
+	}
+	p.run(info.ID, func(ctx context.Context) (string, error) {
+		res, err := p.u.d.Extensions.Update(ctx, info.ID, "", progress)
+		if err != nil {
+			return "", fmt.Errorf("update failed, %s is still active: %w", extensions.ShortCommit(info.Commit), err)
+		}
+		return updateSummary(res), nil
+	})
+}
+
+func updateSummary(res extensions.UpdateResult) string {
+	if res.UpToDate {
+		return "Already up to date (" + extensions.ShortCommit(res.NewCommit) + ")."
+	}
+	lines := []string{fmt.Sprintf("Updated %s → %s (version %s → %s).", extensions.ShortCommit(res.OldCommit), extensions.ShortCommit(res.NewCommit),
+		orDash(res.OldVersion), orDash(res.Info.Version))}
+	if diff := extensions.DiffLines(res.Hooks); len(diff) > 0 {
+		lines = append(lines, "Hooks: "+strings.Join(diff, "; "))
+	} else {
+		lines = append(lines, "Hooks unchanged.")
+	}
+	if res.SkillsDiff != "" {
+		lines = append(lines, "Skills: "+res.SkillsDiff+".")
+	}
+	if res.Info.Status == extensions.StatusNeedsReview {
+		lines = append(lines, "Its hook commands changed: it stays paused until you review them.")
+	}
+	return strings.Join(lines, "\n")
+}
+
+func (p *extensionsPane) onRollback(info extensions.Info) {
+	msg := fmt.Sprintf("Go back from %s to the previous version %s? The current version is kept, so you can switch back.",
+		extensions.ShortCommit(info.Commit), extensions.ShortCommit(info.PreviousCommit))
+	dialog.ShowConfirm("Roll back "+info.Name+"?", msg, func(ok bool) {
+		if !ok {
+			return
+		}
+		p.run(info.ID, func(ctx context.Context) (string, error) {
+			after, err := p.u.d.Extensions.Rollback(ctx, info.ID)
+			return fmt.Sprintf("Rolled back to %s (%s).", extensions.ShortCommit(after.Commit), orDash(after.Version)), err
+		})
+	}, p.window())
+}
+
+func (p *extensionsPane) onUninstall(info extensions.Info) {
+	msg := fmt.Sprintf("This deletes %s:\n• its package: %s\n• its data folder: %s\nand its settings and hook history. Nothing else is touched.", info.Name, info.Dir, info.DataDir)
+	d := dialog.NewConfirm("Uninstall "+info.Name+"?", msg, func(ok bool) {
+		if !ok {
+			return
+		}
+		p.run(info.ID, func(ctx context.Context) (string, error) {
+			return "", p.u.d.Extensions.Uninstall(ctx, info.ID)
+		})
+		delete(p.state, info.ID)
+	}, p.window())
+	d.SetConfirmText("Uninstall")
+	d.Show()
+}
+
+func (p *extensionsPane) window() fyne.Window {
+	if p.u.prefs != nil {
+		return p.u.prefs.win
+	}
+	return p.u.main
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}

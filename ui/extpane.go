@@ -1,0 +1,276 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/agentdesk/agentdesk/extensions"
+)
+
+// extensionsPane is Preferences → Agent Extensions: an install row and one
+// card per extension in installation order. Every operation runs off the
+// UI goroutine and reports in place, on the install row or the card.
+type extensionsPane struct {
+	u *UI
+
+	url        *widget.Entry
+	ref        *widget.Entry
+	urlHint    *widget.Label
+	installBtn *widget.Button
+	cancelBtn  *widget.Button
+	phase      *widget.Label
+	progress   *widget.ProgressBar
+	installMsg *widget.Label
+	cancel     context.CancelFunc
+
+	cards   *fyne.Container
+	infos   []extensions.Info
+	state   map[string]*cardState
+	skills  map[string]string   // skill name → source that wins, for conflict markers
+	onTrust func(dialog.Dialog) // tests observe the trust dialog
+}
+
+// cardState is what a card shows besides the extension's Info.
+type cardState struct {
+	message string
+	isError bool
+	busy    bool
+	open    bool
+}
+
+func newExtensionsPane(u *UI) *extensionsPane {
+	return &extensionsPane{u: u, state: map[string]*cardState{}}
+}
+
+func (p *extensionsPane) buildUI() fyne.CanvasObject {
+	p.url = &widget.Entry{PlaceHolder: "https://github.com/owner/plugin", OnChanged: p.onURLChanged, OnSubmitted: func(string) { p.onInstall() }}
+	p.ref = &widget.Entry{PlaceHolder: "branch, tag or commit (optional)"}
+	p.urlHint = &widget.Label{Importance: widget.DangerImportance, Wrapping: fyne.TextWrapWord}
+	p.urlHint.Hide()
+	p.installBtn = &widget.Button{Text: "Install", Icon: theme.DownloadIcon(), Importance: widget.HighImportance, OnTapped: p.onInstall}
+	p.cancelBtn = &widget.Button{Text: "Cancel", OnTapped: p.onCancelInstall}
+	p.cancelBtn.Hide()
+	p.phase = &widget.Label{Importance: widget.LowImportance}
+	p.progress = &widget.ProgressBar{}
+	p.progress.Hide()
+	p.installMsg = &widget.Label{Wrapping: fyne.TextWrapWord}
+	p.installMsg.Hide()
+	inputs := container.NewBorder(nil, nil, nil, container.NewHBox(p.installBtn, p.cancelBtn),
+		container.NewGridWithColumns(2, p.url, p.ref))
+	intro := &widget.Label{Wrapping: fyne.TextWrapWord, Importance: widget.LowImportance,
+		Text: "Install Claude Code or Codex plugins from an HTTPS git URL. Nothing runs at install: an extension stays disabled until you review and trust its hook commands."}
+	install := container.NewVBox(intro, inputs, p.urlHint, container.NewBorder(nil, nil, p.phase, nil, p.progress), p.installMsg)
+	p.cards = container.NewVBox()
+	title := widget.NewLabelWithStyle(sectionExtensions, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	return container.NewBorder(container.NewVBox(title, install, widget.NewSeparator()), nil, nil, nil, container.NewVScroll(p.cards))
+}
+
+func (p *extensionsPane) shown() { p.reload() }
+
+func (p *extensionsPane) close() {
+	if p.cancel != nil {
+		p.cancel()
+	}
+}
+
+// validateURL is the inline check: HTTPS only, with the reason.
+func validateURL(raw string) error {
+	raw = strings.TrimSpace(raw)
+	if raw == "" {
+		return errors.New("enter the HTTPS URL of a git repository")
+	}
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		if strings.Contains(raw, "@") && strings.Contains(raw, ":") {
+			return errors.New("SSH addresses are not supported: use the repository's https:// URL")
+		}
+		return errors.New("not a URL: use the repository's https:// address")
+	}
+	if u.Scheme != "https" {
+		return fmt.Errorf("only https:// URLs are supported (not %s://): plain HTTP and local paths could be tampered with", u.Scheme)
+	}
+	return nil
+}
+
+func (p *extensionsPane) onURLChanged(s string) {
+	if strings.TrimSpace(s) == "" {
+		p.urlHint.Hide()
+		return
+	}
+	if err := validateURL(s); err != nil {
+		p.urlHint.SetText(err.Error())
+		p.urlHint.Show()
+		return
+	}
+	p.urlHint.Hide()
+}
+
+func (p *extensionsPane) onInstall() {
+	if p.cancel != nil {
+		return
+	}
+	raw, ref := strings.TrimSpace(p.url.Text), strings.TrimSpace(p.ref.Text)
+	if err := validateURL(raw); err != nil {
+		p.urlHint.SetText(err.Error())
+		p.urlHint.Show()
+		return
+	}
+	ctx, cancel := context.WithCancel(p.u.ctx)
+	p.cancel = cancel
+	p.setInstalling(true)
+	p.showInstallMessage("", false)
+	progress := func(pr extensions.Progress) { p.u.d.Do(func() { p.showProgress(pr) }) }
+	go func() {
+		info, err := p.u.d.Extensions.Install(ctx, raw, ref, progress)
+		p.u.d.Do(func() { p.installed(info, err, ctx.Err() != nil) })
+	}()
+}
+
+func (p *extensionsPane) onCancelInstall() {
+	if p.cancel != nil {
+		p.cancel()
+		p.phase.SetText("cancelling…")
+	}
+}
+
+func (p *extensionsPane) setInstalling(on bool) {
+	if on {
+		p.installBtn.Disable()
+		p.cancelBtn.Show()
+		p.progress.SetValue(0)
+		p.progress.Show()
+		p.phase.SetText("connecting…")
+		return
+	}
+	p.cancel = nil
+	p.installBtn.Enable()
+	p.cancelBtn.Hide()
+	p.progress.Hide()
+	p.phase.SetText("")
+}
+
+func (p *extensionsPane) showProgress(pr extensions.Progress) {
+	if p.cancel == nil {
+		return
+	}
+	text := string(pr.Phase)
+	if pr.TotalObjects > 0 {
+		p.progress.SetValue(float64(pr.Objects) / float64(pr.TotalObjects))
+		text += fmt.Sprintf(" %d/%d objects", pr.Objects, pr.TotalObjects)
+	}
+	if pr.Bytes > 0 {
+		text += fmt.Sprintf(", %s", byteSize(pr.Bytes))
+	}
+	p.phase.SetText(text)
+}
+
+func (p *extensionsPane) installed(info extensions.Info, err error, cancelled bool) {
+	p.setInstalling(false)
+	switch {
+	case cancelled:
+		p.showInstallMessage("Install cancelled; nothing was installed.", false)
+	case err != nil:
+		p.showInstallMessage(sentence(err), true)
+	default:
+		p.url.SetText("")
+		p.ref.SetText("")
+		p.showInstallMessage(fmt.Sprintf("Installed %s %s. It is disabled: review its hooks and enable it below.", info.Name, info.Version), false)
+		p.state[info.ID] = &cardState{open: true}
+	}
+	p.reload()
+}
+
+func (p *extensionsPane) showInstallMessage(text string, isError bool) {
+	if text == "" {
+		p.installMsg.Hide()
+		return
+	}
+	p.installMsg.Importance = widget.MediumImportance
+	if isError {
+		p.installMsg.Importance = widget.DangerImportance
+	}
+	p.installMsg.SetText(text)
+	p.installMsg.Show()
+}
+
+// paneData is what a reload reads in the background.
+type paneData struct {
+	infos   []extensions.Info
+	winners map[string]string
+}
+
+// reload re-reads the registry and redraws the cards.
+func (p *extensionsPane) reload() {
+	project := p.u.chat.project.Path
+	background(p.u, func(ctx context.Context) (paneData, error) {
+		infos, err := p.u.d.Extensions.List(ctx)
+		if err != nil {
+			return paneData{}, err
+		}
+		for i := range infos {
+			if full, err := p.u.d.Extensions.Show(ctx, infos[i].ID); err == nil {
+				infos[i] = full
+			}
+		}
+		winners := map[string]string{}
+		for _, s := range p.u.d.Agent.Catalog(project).Skills {
+			winners[s.Name] = s.Source
+		}
+		return paneData{infos, winners}, nil
+	}, func(d paneData, err error) {
+		if err != nil {
+			p.showInstallMessage(sentence(err), true)
+			return
+		}
+		p.infos, p.skills = d.infos, d.winners
+		p.render()
+	})
+}
+
+func (p *extensionsPane) render() {
+	p.cards.Objects = nil
+	if len(p.infos) == 0 {
+		p.cards.Add(&widget.Label{Text: "No extensions installed yet. Paste a plugin's git URL above, for example https://github.com/DietrichGebert/ponytail.",
+			Wrapping: fyne.TextWrapWord, Importance: widget.LowImportance})
+	}
+	for _, info := range p.infos {
+		p.cards.Add(p.card(info))
+	}
+	p.cards.Refresh()
+}
+
+func (p *extensionsPane) cardFor(id string) *cardState {
+	s, ok := p.state[id]
+	if !ok {
+		s = &cardState{}
+		p.state[id] = s
+	}
+	return s
+}
+
+func sentence(err error) string {
+	s := err.Error()
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:] + "."
+}
+
+func byteSize(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d B", n)
+}

@@ -1,0 +1,169 @@
+package ui
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+
+	"github.com/agentdesk/agentdesk/agent"
+	"github.com/agentdesk/agentdesk/agent/llm"
+	"github.com/agentdesk/agentdesk/extensions"
+	"github.com/agentdesk/agentdesk/storage"
+)
+
+// uiLoop is the do seam in tests: work for the UI queues up and runs on
+// the test goroutine inside waitFor, so -race sees every widget change
+// happen on one goroutine, as fyne.Do guarantees in production.
+type uiLoop struct {
+	mu   sync.Mutex
+	q    []func()
+	wake chan struct{}
+}
+
+func newUILoop() *uiLoop { return &uiLoop{wake: make(chan struct{}, 1)} }
+
+func (l *uiLoop) do(f func()) {
+	l.mu.Lock()
+	l.q = append(l.q, f)
+	l.mu.Unlock()
+	select {
+	case l.wake <- struct{}{}:
+	default:
+	}
+}
+
+func (l *uiLoop) runQueued() {
+	for {
+		l.mu.Lock()
+		q := l.q
+		l.q = nil
+		l.mu.Unlock()
+		if len(q) == 0 {
+			return
+		}
+		for _, f := range q {
+			f()
+		}
+	}
+}
+
+// waitFor runs queued UI work until cond holds; it fails the test after a
+// generous timeout (a guard, not a timing assertion).
+func (l *uiLoop) waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		l.runQueued()
+		if cond() {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		select {
+		case <-l.wake:
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+}
+
+// harness is a UI on real services in a temp AGENTDESK_HOME.
+type harness struct {
+	t         *testing.T
+	app       fyne.App
+	loop      *uiLoop
+	paths     storage.Paths
+	db        *storage.DB
+	exts      *extensions.Manager
+	disp      *extensions.Dispatcher
+	approvals *agent.Approvals
+	agent     *agent.Agent
+	ui        *UI
+	project   string
+}
+
+type harnessOptions struct {
+	provider    func() (llm.Provider, llm.Config, error)
+	managerOpts []extensions.Option
+	policy      agent.Policy
+}
+
+func newHarness(t *testing.T, opts harnessOptions) *harness {
+	t.Helper()
+	home := t.TempDir()
+	t.Setenv(storage.HomeEnv, home)
+	t.Setenv("HOME", filepath.Join(home, "home"))
+	os.MkdirAll(filepath.Join(home, "home"), 0o700)
+	h := &harness{t: t, app: test.NewTempApp(t), loop: newUILoop(), paths: storage.ResolvePaths()}
+	if err := h.paths.Ensure(); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	db, err := storage.Open(ctx, h.paths.Database())
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.db = db
+	h.exts, err = extensions.NewManager(ctx, db, h.paths.Extensions(), opts.managerOpts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.disp = extensions.NewDispatcher(h.exts, extensions.DispatcherConfig{})
+	h.approvals = &agent.Approvals{}
+	policy := opts.policy
+	if policy == "" {
+		policy = agent.PolicyAsk
+	}
+	provider := opts.provider
+	if provider == nil {
+		provider = func() (llm.Provider, llm.Config, error) {
+			return nil, llm.Config{}, context.DeadlineExceeded
+		}
+	}
+	h.agent = agent.New(agent.Config{DB: db, Provider: provider, Lifecycle: h.disp, Skills: h.disp,
+		Approver: h.approvals, Policy: func() agent.Policy { return policy }, HomeDir: filepath.Join(home, "home")})
+	h.project = filepath.Join(home, "project")
+	os.MkdirAll(h.project, 0o755)
+	t.Cleanup(h.close)
+	return h
+}
+
+// open builds the UI (optionally with a project already open) and lets
+// its start-up work finish.
+func (h *harness) open(withProject bool) *UI {
+	h.t.Helper()
+	d := Deps{App: h.app, Do: h.loop.do, Agent: h.agent, Approvals: h.approvals, DB: h.db, Extensions: h.exts,
+		Paths: h.paths, DetectedPATH: func() string { return "/usr/bin:/bin" }}
+	if withProject {
+		d.StartDir = h.project
+	}
+	h.ui = New(d)
+	h.ui.main.Resize(fyne.NewSize(1000, 700))
+	h.ui.main.Show()
+	if withProject {
+		h.loop.waitFor(h.t, "the project to open", func() bool { return h.ui.chat.project.ID != 0 })
+	}
+	return h.ui
+}
+
+// relayout makes the test canvas lay out again, as the real driver does
+// every frame, so virtualised lists materialise their visible rows.
+func (h *harness) relayout(w fyne.Window) {
+	size := w.Canvas().Size()
+	w.Resize(size.AddWidthHeight(1, 0))
+	w.Resize(size)
+}
+
+func (h *harness) close() {
+	if h.ui != nil {
+		h.ui.Close()
+		h.loop.runQueued()
+	}
+	h.db.Close()
+}

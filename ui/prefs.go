@@ -1,0 +1,93 @@
+package ui
+
+import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/widget"
+)
+
+// Preferences sections, in the order of the list on the left.
+const (
+	sectionProviders  = "Providers"
+	sectionExtensions = "Agent Extensions"
+	sectionSkills     = "Skills"
+	sectionAdvanced   = "Advanced"
+)
+
+var sections = []string{sectionProviders, sectionExtensions, sectionSkills, sectionAdvanced}
+
+// prefsPane is one section's content.
+type prefsPane interface {
+	buildUI() fyne.CanvasObject
+	// shown is called each time the section is selected, to reload it.
+	shown()
+}
+
+// prefsWindow is the Preferences window: a section list on the left, the
+// selected section on the right.
+type prefsWindow struct {
+	u       *UI
+	win     fyne.Window
+	list    *widget.List
+	content *fyne.Container
+	panes   map[string]prefsPane
+	objects map[string]fyne.CanvasObject
+	ext     *extensionsPane
+}
+
+func newPrefsWindow(u *UI) *prefsWindow {
+	p := &prefsWindow{u: u, panes: map[string]prefsPane{}, objects: map[string]fyne.CanvasObject{}}
+	p.ext = newExtensionsPane(u)
+	p.panes[sectionProviders] = newProvidersPane(u)
+	p.panes[sectionExtensions] = p.ext
+	p.panes[sectionSkills] = newSkillsPane(u)
+	p.panes[sectionAdvanced] = newAdvancedPane(u)
+	p.win = u.d.App.NewWindow("Preferences")
+	p.win.Resize(fyne.NewSize(980, 680))
+	p.win.SetContent(p.buildUI())
+	p.win.SetCloseIntercept(p.win.Hide)
+	return p
+}
+
+func (p *prefsWindow) buildUI() fyne.CanvasObject {
+	p.content = container.NewStack()
+	p.list = &widget.List{
+		Length:     func() int { return len(sections) },
+		CreateItem: func() fyne.CanvasObject { return widget.NewLabel("Agent Extensions") },
+		UpdateItem: func(id widget.ListItemID, o fyne.CanvasObject) { o.(*widget.Label).SetText(sections[id]) },
+		OnSelected: func(id widget.ListItemID) { p.showSection(sections[id]) },
+	}
+	split := container.NewHSplit(p.list, p.content)
+	split.Offset = 0.2
+	return split
+}
+
+func (p *prefsWindow) showSection(section string) {
+	pane, ok := p.panes[section]
+	if !ok {
+		return
+	}
+	obj, built := p.objects[section]
+	if !built {
+		obj = pane.buildUI()
+		p.objects[section] = obj
+	}
+	p.content.Objects = []fyne.CanvasObject{obj}
+	p.content.Refresh()
+	pane.shown()
+}
+
+func (p *prefsWindow) show(section string) {
+	for i, s := range sections {
+		if s == section {
+			p.list.Select(i)
+		}
+	}
+	p.win.Show()
+	p.win.RequestFocus()
+}
+
+func (p *prefsWindow) close() {
+	p.ext.close()
+	p.win.Close()
+}

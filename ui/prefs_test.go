@@ -1,0 +1,81 @@
+package ui
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2/test"
+
+	"github.com/agentdesk/agentdesk/agent"
+)
+
+func TestProviderSettingsPersist(t *testing.T) {
+	h := newHarness(t, harnessOptions{})
+	u := h.open(false)
+	u.ShowPreferences(sectionProviders)
+	p := u.prefs.panes[sectionProviders].(*providersPane)
+	h.loop.waitFor(t, "the form to load", func() bool { return p.baseURL.Text != "" })
+
+	p.preset.SetSelected("Ollama")
+	if p.baseURL.Text != "http://127.0.0.1:11434/v1" {
+		t.Fatalf("preset did not fill the URL: %q", p.baseURL.Text)
+	}
+	p.model.SetText("qwen3-coder:30b")
+	p.apiKey.SetText("")
+	p.window.SetText("65536")
+	p.policy.SetSelected(policyLabels[1].label)
+	test.Tap(findButton(u.prefs.win.Content(), "Save"))
+	h.loop.waitFor(t, "the save", func() bool { return strings.HasPrefix(p.status.Text, "Saved") })
+
+	// A new window (as after a restart) shows the saved values.
+	u.Close()
+	h.ui = nil
+	u = h.open(false)
+	u.ShowPreferences(sectionProviders)
+	p = u.prefs.panes[sectionProviders].(*providersPane)
+	h.loop.waitFor(t, "the form to load", func() bool { return p.model.Text == "qwen3-coder:30b" })
+	if p.baseURL.Text != "http://127.0.0.1:11434/v1" || p.window.Text != "65536" || p.policy.Selected != policyLabels[1].label {
+		t.Fatalf("after re-creating: %q %q %q", p.baseURL.Text, p.window.Text, p.policy.Selected)
+	}
+	if got := agent.LoadPolicy(context.Background(), h.db); got != agent.PolicyAutoEdits {
+		t.Fatalf("stored policy = %s", got)
+	}
+}
+
+func TestProviderSettingsValidation(t *testing.T) {
+	h := newHarness(t, harnessOptions{})
+	u := h.open(false)
+	u.ShowPreferences(sectionProviders)
+	p := u.prefs.panes[sectionProviders].(*providersPane)
+	h.loop.waitFor(t, "the form to load", func() bool { return p.baseURL.Text != "" })
+	p.baseURL.SetText("ftp://nope")
+	test.Tap(findButton(u.prefs.win.Content(), "Save"))
+	if !strings.Contains(p.status.Text, "http://") {
+		t.Fatalf("status = %q", p.status.Text)
+	}
+	if _, saved, _ := agent.LoadProvider(context.Background(), h.db); saved {
+		t.Fatal("invalid settings were saved")
+	}
+}
+
+func TestAdvancedSettings(t *testing.T) {
+	h := newHarness(t, harnessOptions{})
+	u := h.open(false)
+	u.ShowPreferences(sectionAdvanced)
+	a := u.prefs.panes[sectionAdvanced].(*advancedPane)
+	h.loop.waitFor(t, "the form", func() bool { return a.timeout.Text == "5" })
+	if !strings.Contains(a.detected.Text, "/usr/bin") {
+		t.Fatalf("detected PATH not shown: %q", a.detected.Text)
+	}
+	a.timeout.SetText("90")
+	test.Tap(findButton(u.prefs.win.Content(), "Save"))
+	h.loop.waitFor(t, "the refusal", func() bool { return strings.Contains(a.status.Text, "1 to 60") })
+	a.timeout.SetText("12")
+	a.path.SetText("/opt/node/bin:/usr/bin")
+	test.Tap(findButton(u.prefs.win.Content(), "Save"))
+	h.loop.waitFor(t, "the save", func() bool { return strings.HasPrefix(a.status.Text, "Saved") })
+	if !strings.Contains(windowText(u.prefs.win), h.paths.Data) {
+		t.Error("the data folder is not shown")
+	}
+}

@@ -1,0 +1,230 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/agentdesk/agentdesk/agent"
+	"github.com/agentdesk/agentdesk/agent/llm"
+)
+
+const customPreset = "Custom"
+
+var kindLabels = map[string]string{llm.KindOpenAI: "OpenAI-compatible", llm.KindAnthropic: "Anthropic"}
+
+var policyLabels = []struct {
+	policy agent.Policy
+	label  string
+}{
+	{agent.PolicyAsk, "Ask before every edit and command"},
+	{agent.PolicyAutoEdits, "Allow edits inside the project; ask for commands"},
+	{agent.PolicyNever, "Never ask (the agent runs everything)"},
+}
+
+// providersPane edits the model provider, the approval policy and the
+// default number of Ralph rounds.
+type providersPane struct {
+	u       *UI
+	preset  *widget.Select
+	kind    *widget.Select
+	baseURL *widget.Entry
+	model   *widget.Entry
+	apiKey  *widget.Entry
+	keyEnv  *widget.Entry
+	window  *widget.Entry
+	policy  *widget.RadioGroup
+	rounds  *widget.Entry
+	status  *widget.Label
+	loading bool
+}
+
+func newProvidersPane(u *UI) *providersPane { return &providersPane{u: u} }
+
+func (p *providersPane) buildUI() fyne.CanvasObject {
+	names := []string{}
+	for _, pr := range llm.Presets {
+		names = append(names, pr.Name)
+	}
+	p.preset = &widget.Select{Options: append(names, customPreset), OnChanged: p.onPreset}
+	p.kind = &widget.Select{Options: []string{kindLabels[llm.KindOpenAI], kindLabels[llm.KindAnthropic]}}
+	p.baseURL = &widget.Entry{PlaceHolder: "http://127.0.0.1:8000/v1"}
+	p.model = &widget.Entry{PlaceHolder: "model name"}
+	p.apiKey = &widget.Entry{Password: true, PlaceHolder: "not needed for local servers"}
+	p.keyEnv = &widget.Entry{PlaceHolder: "or the name of an environment variable, e.g. OPENAI_API_KEY"}
+	p.window = &widget.Entry{PlaceHolder: "tokens, e.g. 32768"}
+	var labels []string
+	for _, l := range policyLabels {
+		labels = append(labels, l.label)
+	}
+	p.policy = &widget.RadioGroup{Options: labels}
+	p.rounds = &widget.Entry{PlaceHolder: fmt.Sprint(agent.DefaultRalphRounds)}
+	p.status = &widget.Label{Wrapping: fyne.TextWrapWord}
+	form := &widget.Form{Items: []*widget.FormItem{
+		{Text: "Preset", Widget: p.preset},
+		{Text: "Kind", Widget: p.kind},
+		{Text: "Base URL", Widget: p.baseURL},
+		{Text: "Model", Widget: p.model},
+		{Text: "API key", Widget: p.apiKey, HintText: "stored in the AgentDesk database file (readable only by you)"},
+		{Text: "Key variable", Widget: p.keyEnv},
+		{Text: "Context window", Widget: p.window, HintText: "compaction starts at 80% of it"},
+		{Text: "Approvals", Widget: p.policy},
+		{Text: "Ralph rounds", Widget: p.rounds, HintText: fmt.Sprintf("default for /ralph (1–%d)", agent.MaxRalphRounds)},
+	}}
+	buttons := container.NewHBox(
+		&widget.Button{Text: "Test connection", OnTapped: p.onTest},
+		&widget.Button{Text: "Save", Importance: widget.HighImportance, OnTapped: p.onSave},
+	)
+	return container.NewBorder(widget.NewLabelWithStyle("Providers", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
+		container.NewVBox(p.status, buttons), nil, nil, container.NewVScroll(form))
+}
+
+func (p *providersPane) shown() {
+	background(p.u, func(ctx context.Context) (providerState, error) {
+		ps, _, err := agent.LoadProvider(ctx, p.u.d.DB)
+		return providerState{ps, agent.LoadPolicy(ctx, p.u.d.DB), agent.LoadRalphRounds(ctx, p.u.d.DB)}, err
+	}, func(s providerState, err error) {
+		if err != nil {
+			p.status.SetText(err.Error())
+			return
+		}
+		p.fill(s.settings)
+		for _, l := range policyLabels {
+			if l.policy == s.policy {
+				p.policy.SetSelected(l.label)
+			}
+		}
+		p.rounds.SetText(strconv.Itoa(s.rounds))
+	})
+}
+
+type providerState struct {
+	settings agent.ProviderSettings
+	policy   agent.Policy
+	rounds   int
+}
+
+func (p *providersPane) fill(s agent.ProviderSettings) {
+	p.loading = true
+	defer func() { p.loading = false }()
+	if s.Preset == "" {
+		s.Preset = customPreset
+	}
+	p.preset.SetSelected(s.Preset)
+	p.kind.SetSelected(kindLabels[s.Kind])
+	p.baseURL.SetText(s.BaseURL)
+	p.model.SetText(s.Model)
+	p.apiKey.SetText(s.APIKey)
+	p.keyEnv.SetText(s.APIKeyEnv)
+	p.window.SetText(strconv.Itoa(s.ContextWindow))
+}
+
+func (p *providersPane) onPreset(name string) {
+	if p.loading {
+		return
+	}
+	if s, ok := agent.PresetSettings(name); ok {
+		s.APIKey = p.apiKey.Text
+		p.fill(s)
+	}
+}
+
+// read collects the form; errors name the field.
+func (p *providersPane) read() (agent.ProviderSettings, error) {
+	window, err := strconv.Atoi(strings.TrimSpace(p.window.Text))
+	if err != nil {
+		return agent.ProviderSettings{}, fmt.Errorf("the context window must be a number of tokens")
+	}
+	kind := llm.KindOpenAI
+	if p.kind.Selected == kindLabels[llm.KindAnthropic] {
+		kind = llm.KindAnthropic
+	}
+	preset := p.preset.Selected
+	if preset == customPreset {
+		preset = ""
+	}
+	s := agent.ProviderSettings{Preset: preset, Kind: kind, BaseURL: strings.TrimSpace(p.baseURL.Text),
+		Model: strings.TrimSpace(p.model.Text), APIKey: strings.TrimSpace(p.apiKey.Text),
+		APIKeyEnv: strings.TrimSpace(p.keyEnv.Text), ContextWindow: window}
+	return s, s.Validate()
+}
+
+func (p *providersPane) onSave() {
+	s, err := p.read()
+	if err != nil {
+		p.status.SetText("Not saved: " + err.Error())
+		return
+	}
+	rounds, err := strconv.Atoi(strings.TrimSpace(p.rounds.Text))
+	if err != nil {
+		p.status.SetText(fmt.Sprintf("Not saved: Ralph rounds must be a number from 1 to %d", agent.MaxRalphRounds))
+		return
+	}
+	policy := agent.PolicyAsk
+	for _, l := range policyLabels {
+		if l.label == p.policy.Selected {
+			policy = l.policy
+		}
+	}
+	background(p.u, func(ctx context.Context) (struct{}, error) {
+		if err := agent.SaveProvider(ctx, p.u.d.DB, s); err != nil {
+			return struct{}{}, err
+		}
+		if err := agent.SaveRalphRounds(ctx, p.u.d.DB, rounds); err != nil {
+			return struct{}{}, err
+		}
+		return struct{}{}, agent.SavePolicy(ctx, p.u.d.DB, policy)
+	}, func(_ struct{}, err error) {
+		if err != nil {
+			p.status.SetText("Not saved: " + err.Error())
+			return
+		}
+		p.status.SetText("Saved. The next turn uses these settings.")
+		p.u.chat.updateModel()
+		p.u.chat.checkProvider()
+	})
+}
+
+func (p *providersPane) onTest() {
+	s, err := p.read()
+	if err != nil {
+		p.status.SetText(err.Error())
+		return
+	}
+	p.status.SetText("Connecting to " + s.BaseURL + "…")
+	background(p.u, func(ctx context.Context) (string, error) {
+		return testProvider(ctx, s)
+	}, func(msg string, err error) {
+		if err != nil {
+			p.status.SetText(err.Error())
+			return
+		}
+		p.status.SetText(msg)
+	})
+}
+
+// testProvider sends a one-word prompt, which proves URL, key and model
+// together.
+func testProvider(ctx context.Context, s agent.ProviderSettings) (string, error) {
+	cfg := s.Config(func(string) string { return "" })
+	if cfg.APIKey == "" && s.APIKeyEnv != "" {
+		cfg = s.Config(envLookup)
+	}
+	prov, err := agent.NewProvider(cfg)
+	if err != nil {
+		return "", err
+	}
+	ctx, cancel := context.WithTimeout(ctx, cfg.WithDefaults().ConnectTimeout*3)
+	defer cancel()
+	_, err = prov.Stream(ctx, llm.Request{Model: cfg.Model, MaxTokens: 8, Messages: []llm.Message{{Role: llm.RoleUser,
+		Parts: []llm.Part{{Kind: llm.PartText, Text: "Reply with OK."}}}}}, func(llm.Delta) {})
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("%s answered with model %s.", cfg.BaseURL, cfg.Model), nil
+}

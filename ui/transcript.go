@@ -1,0 +1,413 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/agentdesk/agentdesk/agent"
+	"github.com/agentdesk/agentdesk/agent/llm"
+	"github.com/agentdesk/agentdesk/ui/markdown"
+)
+
+// maxShownToolText bounds a tool result shown when expanded; the model
+// got all of it.
+const maxShownToolText = 16 << 10
+
+// transcriptView is the virtualised list of a session's transcript. Only
+// visible rows are built; each row's rendering is cached until its item
+// changes, and row heights follow the rendered content at the list's
+// width.
+type transcriptView struct {
+	c       *chatView
+	session string
+	items   []*item
+	rounds  map[string]*item // Ralph rounds by child session
+	live    *item            // the assistant message still streaming
+	list    *widget.List
+	hint    *widget.Label
+	heights map[widget.ListItemID]float32
+	width   float32
+	owner   map[fyne.CanvasObject]*fyne.Container
+}
+
+// item is one transcript row.
+type item struct {
+	entry  agent.Entry
+	stream agent.Stream // for the live row
+	open   map[int]bool // expanded parts
+	child  []agent.Entry
+	obj    fyne.CanvasObject
+}
+
+func newTranscriptView(c *chatView) *transcriptView {
+	t := &transcriptView{c: c, heights: map[widget.ListItemID]float32{}, owner: map[fyne.CanvasObject]*fyne.Container{}}
+	t.list = &widget.List{
+		Length:     t.length,
+		// The template's height is the list's estimate for rows not yet
+		// measured; a one-line label is a fair guess.
+		CreateItem: func() fyne.CanvasObject { return container.NewStack(widget.NewLabel("")) },
+		UpdateItem: t.update,
+	}
+	t.hint = &widget.Label{Alignment: fyne.TextAlignCenter, Wrapping: fyne.TextWrapWord, Importance: widget.LowImportance}
+	return t
+}
+
+func (t *transcriptView) object() fyne.CanvasObject {
+	return container.New(&widthWatcher{onWidth: t.onWidth}, t.list, container.NewCenter(t.hint))
+}
+
+func (t *transcriptView) length() int {
+	n := len(t.items)
+	if t.live != nil {
+		n++
+	}
+	return n
+}
+
+func (t *transcriptView) itemAt(id widget.ListItemID) *item {
+	if id < len(t.items) {
+		return t.items[id]
+	}
+	return t.live
+}
+
+// clear empties the transcript; noSession shows the first-prompt hint.
+func (t *transcriptView) clear(noSession bool) {
+	t.items, t.live, t.session = nil, nil, ""
+	t.rounds = map[string]*item{}
+	t.resetHeights()
+	t.hint.SetText("")
+	if noSession {
+		t.hint.SetText("Ask anything about this project. The agent can read, search, edit and run commands here; edits and commands wait for your approval.")
+	}
+	t.list.Refresh()
+}
+
+func (t *transcriptView) setEntries(session string, entries []agent.Entry) {
+	t.clear(false)
+	t.session = session
+	for _, e := range entries {
+		t.addQuiet(e)
+	}
+	t.showHint()
+	t.list.Refresh()
+	t.scrollToBottom()
+}
+
+func (t *transcriptView) showHint() {
+	if len(t.items) == 0 {
+		t.hint.SetText("Ask anything about this project. The agent can read, search, edit and run commands here; edits and commands wait for your approval.")
+		t.hint.Show()
+		return
+	}
+	t.hint.Hide()
+}
+
+// add appends a stored entry as it arrives from the bus.
+func (t *transcriptView) add(e agent.Entry) {
+	if e.Role == llm.RoleAssistant {
+		t.live = nil
+	}
+	if !t.addQuiet(e) {
+		return
+	}
+	t.showHint()
+	t.list.Refresh()
+	t.scrollToBottom()
+}
+
+// addQuiet files an entry; false when it changed nothing visible.
+func (t *transcriptView) addQuiet(e agent.Entry) bool {
+	if e.Session != "" && t.session != "" && e.Session != t.session {
+		return t.addChild(e)
+	}
+	if e.Host != nil && e.Host.Kind == agent.HostRalph {
+		if it, ok := t.rounds[e.Host.Child]; ok { // the round's status changed: update its row
+			it.entry, it.obj = e, nil
+			return true
+		}
+		it := &item{entry: e, open: map[int]bool{}}
+		t.rounds[e.Host.Child] = it
+		t.items = append(t.items, it)
+		return true
+	}
+	t.items = append(t.items, &item{entry: e, open: map[int]bool{}})
+	return true
+}
+
+// addChild files an entry of a Ralph round under that round's row.
+func (t *transcriptView) addChild(e agent.Entry) bool {
+	it, ok := t.rounds[e.Session]
+	if !ok {
+		return false
+	}
+	it.child = append(it.child, e)
+	it.obj = nil
+	return true
+}
+
+// setStream shows the message being written (plain text until it is
+// complete; the stored entry is then rendered as Markdown once).
+func (t *transcriptView) setStream(s agent.Stream) {
+	if !s.Active {
+		if t.live != nil {
+			t.live = nil
+			t.list.Refresh()
+		}
+		return
+	}
+	if t.live == nil {
+		t.live = &item{open: map[int]bool{}}
+		t.hint.Hide()
+	} else if t.live.stream.Version == s.Version {
+		return
+	}
+	t.live.stream, t.live.obj = s, nil
+	t.list.Refresh()
+	t.scrollToBottom()
+}
+
+// scrollToBottom follows the conversation. (List.ScrollTo, unlike
+// ScrollToBottom, is safe before the list was first rendered.)
+func (t *transcriptView) scrollToBottom() {
+	if n := t.length(); n > 0 {
+		t.list.ScrollTo(n - 1)
+	}
+}
+
+func (t *transcriptView) resetHeights() {
+	t.heights = map[widget.ListItemID]float32{}
+	for _, it := range t.items {
+		it.obj = nil
+	}
+}
+
+// onWidth re-measures rows when the window width changes: wrapped text
+// changes height.
+func (t *transcriptView) onWidth(w float32) {
+	if w == t.width {
+		return
+	}
+	t.width = w
+	t.heights = map[widget.ListItemID]float32{}
+	t.list.Refresh()
+}
+
+func (t *transcriptView) update(id widget.ListItemID, o fyne.CanvasObject) {
+	it := t.itemAt(id)
+	if it == nil {
+		return
+	}
+	box := o.(*fyne.Container)
+	if it.obj == nil {
+		it.obj = t.render(id, it)
+	}
+	if len(box.Objects) != 1 || box.Objects[0] != it.obj {
+		if prev := t.owner[it.obj]; prev != nil && prev != box {
+			prev.Objects = nil // a recycled row must not keep showing this rendering
+		}
+		t.owner[it.obj] = box
+		box.Objects = []fyne.CanvasObject{it.obj}
+		box.Refresh()
+	}
+	width := t.width - theme.Padding()*4
+	if width <= 0 {
+		width = it.obj.MinSize().Width
+	}
+	it.obj.Resize(fyne.NewSize(width, it.obj.MinSize().Height))
+	if h := it.obj.MinSize().Height; t.heights[id] != h {
+		t.heights[id] = h
+		t.list.SetItemHeight(id, h)
+	}
+}
+
+// toggle expands or collapses part of a row.
+func (t *transcriptView) toggle(id widget.ListItemID, it *item, part int) {
+	it.open[part] = !it.open[part]
+	it.obj = nil
+	t.list.RefreshItem(id)
+}
+
+func (t *transcriptView) render(id widget.ListItemID, it *item) fyne.CanvasObject {
+	if it == t.live {
+		return t.renderLive(id, it)
+	}
+	switch it.entry.Role {
+	case llm.RoleUser:
+		return t.renderUser(id, it)
+	case llm.RoleAssistant:
+		return t.renderAssistant(id, it)
+	case llm.RoleTool:
+		return t.renderTool(id, it)
+	}
+	return t.renderHost(id, it)
+}
+
+func (t *transcriptView) renderUser(id widget.ListItemID, it *item) fyne.CanvasObject {
+	box := container.NewVBox()
+	var text strings.Builder
+	for i, p := range it.entry.Parts {
+		switch p.Kind {
+		case llm.PartContext:
+			box.Add(t.expander(id, it, i, theme.InfoIcon(), fmt.Sprintf("%s added context (%s)", p.Source, p.Event), p.Text))
+		case llm.PartText:
+			text.WriteString(p.Text)
+		}
+	}
+	box.Add(bubble(text.String()))
+	return box
+}
+
+func (t *transcriptView) renderAssistant(id widget.ListItemID, it *item) fyne.CanvasObject {
+	box := container.NewVBox()
+	for i, p := range it.entry.Parts {
+		switch p.Kind {
+		case llm.PartReasoning:
+			box.Add(t.expander(id, it, i, theme.QuestionIcon(), "Thinking", p.Text))
+		case llm.PartText:
+			box.Add(markdown.Render(p.Text, markdown.Options{Copy: t.copy, OpenURL: t.c.u.d.OpenURL}))
+		case llm.PartToolCall:
+			box.Add(t.expander(id, it, i, theme.ComputerIcon(), "tool: "+describeCall(p), prettyArgs(p.Args)))
+		}
+	}
+	return box
+}
+
+func (t *transcriptView) renderTool(id widget.ListItemID, it *item) fyne.CanvasObject {
+	box := container.NewVBox()
+	for i, p := range it.entry.Parts {
+		icon, label := theme.ConfirmIcon(), "result of "+p.Name+": "+firstLine(p.Text, 90)
+		if p.IsError {
+			icon = theme.ErrorIcon()
+		}
+		text := p.Text
+		if len(text) > maxShownToolText {
+			text = text[:maxShownToolText] + fmt.Sprintf("\n[… %d more bytes not shown …]", len(p.Text)-maxShownToolText)
+		}
+		box.Add(t.expander(id, it, i, icon, label, text))
+	}
+	return box
+}
+
+func (t *transcriptView) renderLive(id widget.ListItemID, it *item) fyne.CanvasObject {
+	box := container.NewVBox()
+	if it.stream.Reasoning != "" {
+		box.Add(t.expander(id, it, 0, theme.QuestionIcon(), fmt.Sprintf("Thinking… (%d characters)", len(it.stream.Reasoning)), it.stream.Reasoning))
+	}
+	if it.stream.Text != "" {
+		box.Add(markdown.Plain(it.stream.Text))
+	}
+	return box
+}
+
+func (t *transcriptView) renderHost(id widget.ListItemID, it *item) fyne.CanvasObject {
+	h := it.entry.Host
+	if h == nil {
+		return widget.NewLabel("")
+	}
+	switch h.Kind {
+	case agent.HostStatus:
+		return chip(h.Label + ": " + h.Text)
+	case agent.HostContext:
+		return t.expander(id, it, 0, theme.InfoIcon(), fmt.Sprintf("%s added context (%s)", h.Source, h.Event), h.Text)
+	case agent.HostNotice:
+		return t.notice(h)
+	case agent.HostError:
+		return &widget.Label{Text: "⚠ " + h.Text, Wrapping: fyne.TextWrapWord, Importance: widget.DangerImportance}
+	case agent.HostCompaction:
+		return container.NewVBox(widget.NewSeparator(), &widget.Label{Text: "⇣ " + h.Text, Wrapping: fyne.TextWrapWord, Importance: widget.LowImportance}, widget.NewSeparator())
+	case agent.HostRalph:
+		return t.renderRound(id, it)
+	}
+	return &widget.Label{Text: h.Text, Wrapping: fyne.TextWrapWord, Importance: widget.LowImportance}
+}
+
+func (t *transcriptView) notice(h *agent.Host) fyne.CanvasObject {
+	label := &widget.Label{Text: "⚠ " + h.Text, Wrapping: fyne.TextWrapWord, Importance: widget.WarningImportance}
+	if !h.Extension {
+		return label
+	}
+	open := &widget.Button{Text: "Open Agent Extensions", Importance: widget.LowImportance, OnTapped: func() { t.c.u.ShowPreferences(sectionExtensions) }}
+	return container.NewBorder(nil, nil, nil, open, label)
+}
+
+func (t *transcriptView) renderRound(id widget.ListItemID, it *item) fyne.CanvasObject {
+	h := it.entry.Host
+	title := fmt.Sprintf("Ralph round %d/%d — %s", h.Round, h.Rounds, h.Status)
+	if h.Status == agent.RalphFailed {
+		title += ": " + firstLine(h.Text, 80)
+	}
+	var lines []string
+	for _, e := range it.child {
+		lines = append(lines, childLine(e))
+	}
+	if len(it.child) == 0 && it.open[0] {
+		t.loadRound(id, it, h.Child)
+	}
+	return t.expander(id, it, 0, theme.MediaReplayIcon(), title, strings.Join(lines, "\n"))
+}
+
+// loadRound reads a finished round's transcript when it is expanded.
+func (t *transcriptView) loadRound(id widget.ListItemID, it *item, child string) {
+	background(t.c.u, func(ctx context.Context) ([]agent.Entry, error) {
+		return t.c.u.d.Agent.Transcript(ctx, child)
+	}, func(entries []agent.Entry, err error) {
+		if err != nil || len(entries) == 0 || len(it.child) > 0 {
+			return
+		}
+		it.child, it.obj = entries, nil
+		t.list.RefreshItem(id)
+	})
+}
+
+func childLine(e agent.Entry) string {
+	switch e.Role {
+	case llm.RoleUser:
+		return "› " + firstLine(e.Message().Text(), 120)
+	case llm.RoleAssistant:
+		var parts []string
+		if text := e.Message().Text(); text != "" {
+			parts = append(parts, firstLine(text, 120))
+		}
+		for _, c := range e.Message().ToolCalls() {
+			parts = append(parts, "tool: "+describeCall(c))
+		}
+		return "  " + strings.Join(parts, " · ")
+	case llm.RoleTool:
+		return "    ↳ " + fmt.Sprintf("%d result(s)", len(e.Parts))
+	}
+	return ""
+}
+
+// expander is a collapsed one-line row that shows its body when tapped.
+func (t *transcriptView) expander(id widget.ListItemID, it *item, part int, icon fyne.Resource, title, body string) fyne.CanvasObject {
+	open := it.open[part]
+	arrow := "▸ "
+	if open {
+		arrow = "▾ "
+	}
+	btn := &widget.Button{Text: arrow + title, Icon: icon, Alignment: widget.ButtonAlignLeading, Importance: widget.LowImportance,
+		OnTapped: func() { t.toggle(id, it, part) }}
+	if !open || body == "" {
+		return btn
+	}
+	return container.NewVBox(btn, monoBlock(body))
+}
+
+func (t *transcriptView) copy(text string) {
+	t.c.u.d.App.Clipboard().SetContent(text)
+}
+
+func describeCall(p llm.Part) string {
+	s := p.Name
+	if arg := primaryArg(p.Args); arg != "" {
+		s += " " + arg
+	}
+	return s
+}

@@ -1,0 +1,101 @@
+// Package ui holds AgentDesk's Fyne views: the chat window, the
+// Preferences window with its Providers, Agent Extensions and Advanced
+// sections, and the in-window dialogs. It holds no business logic: it
+// talks to the agent and extensions services, always off the UI
+// goroutine, and changes widgets only through the injected do seam.
+package ui
+
+import (
+	"context"
+	"net/url"
+
+	"fyne.io/fyne/v2"
+
+	"github.com/agentdesk/agentdesk/agent"
+	"github.com/agentdesk/agentdesk/extensions"
+	"github.com/agentdesk/agentdesk/storage"
+)
+
+// Title is the main window's title (the Xvfb test finds the window by it).
+const Title = "AgentDesk"
+
+// Deps is what the views need. app/ fills it; tests fill it with a test
+// app, a serial do loop and real services on a temp AGENTDESK_HOME.
+type Deps struct {
+	App        fyne.App
+	Do         func(func()) // runs f on the UI goroutine: fyne.Do in production
+	Agent      *agent.Agent
+	Approvals  *agent.Approvals
+	DB         *storage.DB
+	Extensions *extensions.Manager
+	Paths      storage.Paths
+	// DetectedPATH is the login shell's PATH hooks get unless overridden.
+	DetectedPATH func() string
+	// CheckProvider reports whether the configured model server answers;
+	// nil error means reachable.
+	CheckProvider func(ctx context.Context) error
+	// ProbeLocal looks for a local model server on first start.
+	ProbeLocal func(ctx context.Context) (agent.ProviderSettings, bool)
+	OpenURL    func(*url.URL) error
+	// StartDir, if set, is opened as the project at start (command line).
+	StartDir string
+}
+
+// UI is the running application's views.
+type UI struct {
+	d     Deps
+	ctx   context.Context
+	stop  context.CancelFunc
+	main  fyne.Window
+	chat  *chatView
+	prefs *prefsWindow
+}
+
+// New builds the main window (not shown yet).
+func New(d Deps) *UI {
+	u := &UI{d: d}
+	u.ctx, u.stop = context.WithCancel(context.Background())
+	u.main = d.App.NewWindow(Title)
+	u.main.Resize(fyne.NewSize(1100, 720))
+	u.chat = newChatView(u)
+	u.main.SetContent(u.chat.buildUI())
+	u.chat.installShortcuts()
+	u.main.SetMaster()
+	u.main.SetOnClosed(u.Close)
+	d.Approvals.Notify = func(req agent.ApprovalRequest) { d.Do(func() { u.chat.approvals.show(req) }) }
+	d.Approvals.Withdrawn = func(id int64) { d.Do(func() { u.chat.approvals.withdraw(id) }) }
+	u.chat.start()
+	return u
+}
+
+// Window is the main window.
+func (u *UI) Window() fyne.Window { return u.main }
+
+// ShowPreferences opens (or raises) Preferences at a section.
+func (u *UI) ShowPreferences(section string) {
+	if u.prefs == nil {
+		u.prefs = newPrefsWindow(u)
+	}
+	u.prefs.show(section)
+}
+
+// Close stops background work: the open session's turn and hooks, pumps.
+func (u *UI) Close() {
+	u.stop()
+	u.chat.closeSession(true)
+	if u.prefs != nil {
+		u.prefs.close()
+	}
+}
+
+// background runs f off the UI goroutine and hands its result to the UI
+// through do. Every slow call (database, network, git, hooks) goes here.
+func background[T any](u *UI, f func(context.Context) (T, error), then func(T, error)) {
+	go func() {
+		v, err := f(u.ctx)
+		if u.ctx.Err() != nil {
+			return
+		}
+		u.d.Do(func() { then(v, err) })
+	}()
+}
