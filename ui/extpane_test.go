@@ -16,9 +16,9 @@ import (
 
 func demoPlugin(timeout string) map[string]gittest.File {
 	return map[string]gittest.File{
-		".codex-plugin/plugin.json": {Body: `{"name":"demo","version":"1.2.0","description":"Demo extension","interface":{"displayName":"Demo"},"mcpServers":{}}`},
-		"hooks/hooks.json": {Body: `{"hooks":{"SessionStart":[{"matcher":"startup|resume","hooks":[{"type":"command","command":"${CLAUDE_PLUGIN_ROOT}/hooks/start.sh --mode full","timeout":` + timeout + `}]}]}}`},
-		"hooks/start.sh":            {Body: "#!/bin/sh\necho demo context\n", Mode: 0o755},
+		".codex-plugin/plugin.json":  {Body: `{"name":"demo","version":"1.2.0","description":"Demo extension","interface":{"displayName":"Demo"},"mcpServers":{}}`},
+		"hooks/hooks.json":           {Body: `{"hooks":{"SessionStart":[{"matcher":"startup|resume","hooks":[{"type":"command","command":"${CLAUDE_PLUGIN_ROOT}/hooks/start.sh --mode full","timeout":` + timeout + `}]}]}}`},
+		"hooks/start.sh":             {Body: "#!/bin/sh\necho demo context\n", Mode: 0o755},
 		"skills/demo-skill/SKILL.md": {Body: "---\nname: demo-skill\ndescription: Demo skill\n---\n"},
 	}
 }

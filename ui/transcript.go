@@ -48,7 +48,7 @@ type item struct {
 func newTranscriptView(c *chatView) *transcriptView {
 	t := &transcriptView{c: c, heights: map[widget.ListItemID]float32{}, owner: map[fyne.CanvasObject]*fyne.Container{}}
 	t.list = &widget.List{
-		Length:     t.length,
+		Length: t.length,
 		// The template's height is the list's estimate for rows not yet
 		// measured; a one-line label is a fair guess.
 		CreateItem: func() fyne.CanvasObject { return container.NewStack(widget.NewLabel("")) },

@@ -1,0 +1,311 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/agentdesk/agentdesk/extensions"
+)
+
+// extCLI runs one `agentdesk ext` subcommand through the same Manager the
+// Preferences pane uses.
+type extCLI struct {
+	m      *extensions.Manager
+	in     *bufio.Reader
+	out    io.Writer
+	errOut io.Writer
+}
+
+func cmdExt(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, "agentdesk ext: expected a subcommand: install, list, show, enable, disable, update, rollback, uninstall\n")
+		return 2
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	c, err := openCore(ctx)
+	if err != nil {
+		return fail(stderr, err)
+	}
+	defer c.close()
+	x := &extCLI{m: c.exts, in: bufio.NewReader(stdin), out: stdout, errOut: stderr}
+	if err := x.dispatch(ctx, args[0], args[1:]); err != nil {
+		return fail(stderr, err)
+	}
+	return 0
+}
+
+func (x *extCLI) dispatch(ctx context.Context, sub string, rest []string) error {
+	cmds := map[string]struct {
+		valued, bools []string
+		run           func(context.Context, cmdArgs) error
+	}{
+		"install":   {[]string{"ref"}, nil, x.install},
+		"list":      {nil, []string{"json"}, x.list},
+		"show":      {nil, []string{"json"}, x.show},
+		"enable":    {nil, []string{"yes"}, x.enable},
+		"disable":   {nil, nil, x.disable},
+		"update":    {[]string{"ref"}, []string{"yes"}, x.update},
+		"rollback":  {nil, nil, x.rollback},
+		"uninstall": {nil, []string{"yes"}, x.uninstall},
+	}
+	cmd, ok := cmds[sub]
+	if !ok {
+		return fmt.Errorf("unknown ext subcommand %q", sub)
+	}
+	a, err := parseArgs(rest, cmd.valued, cmd.bools)
+	if err != nil {
+		return err
+	}
+	return cmd.run(ctx, a)
+}
+
+func (x *extCLI) progress(p extensions.Progress) {
+	if p.TotalObjects > 0 {
+		fmt.Fprintf(x.errOut, "\r%-11s %d/%d objects, %d KiB", p.Phase, p.Objects, p.TotalObjects, p.Bytes>>10)
+		return
+	}
+	fmt.Fprintf(x.errOut, "\r%-11s %d KiB%20s", p.Phase, p.Bytes>>10, "")
+}
+
+func (x *extCLI) install(ctx context.Context, a cmdArgs) error {
+	url, err := a.one("URL")
+	if err != nil {
+		return err
+	}
+	info, err := x.m.Install(ctx, url, a.vals["ref"], x.progress)
+	fmt.Fprintln(x.errOut)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(x.out, "installed %s %s at %s (disabled)\n", info.ID, orDash(info.Version), info.Commit)
+	x.printDiagnostics(info)
+	fmt.Fprintf(x.out, "review and enable it with: agentdesk ext enable %s\n", info.ID)
+	return nil
+}
+
+func (x *extCLI) list(ctx context.Context, a cmdArgs) error {
+	infos, err := x.m.List(ctx)
+	if err != nil {
+		return err
+	}
+	if a.bools["json"] {
+		return writeJSON(x.out, infos)
+	}
+	if len(infos) == 0 {
+		fmt.Fprintln(x.out, "no extensions installed (agentdesk ext install URL)")
+		return nil
+	}
+	w := tabwriter.NewWriter(x.out, 2, 4, 2, ' ', 0)
+	fmt.Fprintln(w, "ID\tNAME\tVERSION\tSTATUS\tCOMMIT\tHOOKS\tSKILLS")
+	for _, i := range infos {
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%d\t%d\n", i.ID, i.Name, orDash(i.Version), i.Status, extensions.ShortCommit(i.Commit), len(i.Hooks), len(i.Skills))
+	}
+	return w.Flush()
+}
+
+func (x *extCLI) show(ctx context.Context, a cmdArgs) error {
+	id, err := a.one("extension id")
+	if err != nil {
+		return err
+	}
+	info, err := x.m.Show(ctx, id)
+	if err != nil {
+		return err
+	}
+	if a.bools["json"] {
+		return writeJSON(x.out, info)
+	}
+	x.printInfo(info)
+	return nil
+}
+
+func (x *extCLI) printInfo(i extensions.Info) {
+	fmt.Fprintf(x.out, "%s (%s) %s\n", i.Name, i.ID, orDash(i.Version))
+	fmt.Fprintf(x.out, "  status:   %s\n  source:   %s", i.Status, i.SourceURL)
+	if i.RequestedRef != "" {
+		fmt.Fprintf(x.out, " @ %s", i.RequestedRef)
+	}
+	fmt.Fprintf(x.out, "\n  commit:   %s\n", i.Commit)
+	if i.PreviousCommit != "" {
+		fmt.Fprintf(x.out, "  previous: %s (agentdesk ext rollback %s)\n", i.PreviousCommit, i.ID)
+	}
+	if i.Description != "" {
+		fmt.Fprintf(x.out, "  %s\n", i.Description)
+	}
+	for _, h := range i.Hooks {
+		fmt.Fprintf(x.out, "  hook %s [%s] %s (timeout %s)%s\n", h.Event, h.MatcherText(), h.ArgvText(), h.TimeoutText(), inactiveText(h.Inactive))
+	}
+	for _, s := range i.Skills {
+		fmt.Fprintf(x.out, "  skill %s — %s\n", s.Name, s.Description)
+	}
+	x.printDiagnostics(i)
+	if i.ReviewReason != "" {
+		fmt.Fprintf(x.out, "  needs review: %s\n", i.ReviewReason)
+	}
+	if i.LastError != "" {
+		fmt.Fprintf(x.out, "  last error: %s\n", i.LastError)
+	}
+	for _, r := range i.RecentRuns {
+		fmt.Fprintf(x.out, "  run %s %s %dms exit %d %s\n", r.Time.Format("2006-01-02 15:04:05"), r.Event, r.DurationMS, r.Exit, r.Error)
+	}
+}
+
+func (x *extCLI) printDiagnostics(i extensions.Info) {
+	for _, d := range i.Diagnostics {
+		fmt.Fprintf(x.out, "  note: %s\n", d)
+	}
+}
+
+func (x *extCLI) enable(ctx context.Context, a cmdArgs) error {
+	id, err := a.one("extension id")
+	if err != nil {
+		return err
+	}
+	t, err := x.m.TrustPrompt(ctx, id)
+	if err != nil {
+		return err
+	}
+	if t.NeedsConfirmation() {
+		x.printTrust(t)
+		if !a.bools["yes"] && !x.confirm("Trust and enable "+t.Name+"?") {
+			return errors.New("not enabled: the hook commands were not confirmed")
+		}
+	}
+	info, err := x.m.Enable(ctx, id, t.Hash)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(x.out, "enabled %s (%d hooks, %d skills)\n", info.ID, len(t.Hooks), len(info.Skills))
+	return nil
+}
+
+func (x *extCLI) printTrust(t extensions.Trust) {
+	if t.Reason != "" {
+		fmt.Fprintf(x.out, "%s needs review: %s\n", t.Name, t.Reason)
+	}
+	fmt.Fprintf(x.out, "%s will run these commands:\n", t.Name)
+	for _, h := range t.Hooks {
+		fmt.Fprintf(x.out, "  %s [%s] %s (timeout %s)\n", h.Event, h.MatcherText(), h.ArgvText(), h.TimeoutText())
+	}
+	if t.Diff != nil {
+		for _, line := range extensions.DiffLines(*t.Diff) {
+			fmt.Fprintf(x.out, "  %s\n", line)
+		}
+	}
+	fmt.Fprintln(x.out, t.Warning)
+}
+
+func (x *extCLI) confirm(question string) bool {
+	fmt.Fprintf(x.errOut, "%s [y/N] ", question)
+	line, _ := x.in.ReadString('\n')
+	answer := strings.ToLower(strings.TrimSpace(line))
+	return answer == "y" || answer == "yes"
+}
+
+func (x *extCLI) disable(ctx context.Context, a cmdArgs) error {
+	id, err := a.one("extension id")
+	if err != nil {
+		return err
+	}
+	if _, err := x.m.Disable(ctx, id); err != nil {
+		return err
+	}
+	fmt.Fprintf(x.out, "disabled %s\n", id)
+	return nil
+}
+
+func (x *extCLI) update(ctx context.Context, a cmdArgs) error {
+	id, err := a.one("extension id")
+	if err != nil {
+		return err
+	}
+	res, err := x.m.Update(ctx, id, a.vals["ref"], x.progress)
+	fmt.Fprintln(x.errOut)
+	if err != nil {
+		return err
+	}
+	if res.UpToDate {
+		fmt.Fprintf(x.out, "%s is already up to date (%s)\n", id, extensions.ShortCommit(res.NewCommit))
+		return nil
+	}
+	fmt.Fprintf(x.out, "updated %s %s → %s (%s → %s)\n", id, extensions.ShortCommit(res.OldCommit), extensions.ShortCommit(res.NewCommit), orDash(res.OldVersion), orDash(res.Info.Version))
+	for _, line := range extensions.DiffLines(res.Hooks) {
+		fmt.Fprintf(x.out, "  %s\n", line)
+	}
+	if res.SkillsDiff != "" {
+		fmt.Fprintf(x.out, "  %s\n", res.SkillsDiff)
+	}
+	if res.Info.Status != extensions.StatusNeedsReview {
+		return nil
+	}
+	fmt.Fprintf(x.out, "%s changed its hook commands and is paused until you review them.\n", id)
+	if !a.bools["yes"] {
+		fmt.Fprintf(x.out, "review and re-enable it with: agentdesk ext enable %s\n", id)
+		return nil
+	}
+	return x.enable(ctx, cmdArgs{pos: []string{id}, bools: map[string]bool{"yes": true}})
+}
+
+func (x *extCLI) rollback(ctx context.Context, a cmdArgs) error {
+	id, err := a.one("extension id")
+	if err != nil {
+		return err
+	}
+	info, err := x.m.Rollback(ctx, id)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(x.out, "rolled back %s to %s (%s); status %s\n", id, extensions.ShortCommit(info.Commit), orDash(info.Version), info.Status)
+	return nil
+}
+
+func (x *extCLI) uninstall(ctx context.Context, a cmdArgs) error {
+	id, err := a.one("extension id")
+	if err != nil {
+		return err
+	}
+	info, err := x.m.Show(ctx, id)
+	if err != nil {
+		return err
+	}
+	if !a.bools["yes"] {
+		fmt.Fprintf(x.out, "This deletes %s: its package (%s) and its data folder (%s).\n", info.Name, info.Dir, info.DataDir)
+		if !x.confirm("Uninstall " + info.Name + "?") {
+			return errors.New("not uninstalled")
+		}
+	}
+	if err := x.m.Uninstall(ctx, id); err != nil {
+		return err
+	}
+	fmt.Fprintf(x.out, "uninstalled %s\n", id)
+	return nil
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func inactiveText(reason string) string {
+	if reason == "" {
+		return ""
+	}
+	return " — inactive: " + reason
+}

@@ -1,0 +1,277 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"sync"
+	"text/tabwriter"
+
+	"github.com/agentdesk/agentdesk/agent"
+	"github.com/agentdesk/agentdesk/agent/llm"
+)
+
+func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	a, err := parseArgs(args, []string{"project", "session", "approve"}, []string{"new"})
+	if err != nil {
+		return fail(stderr, err)
+	}
+	prompt := strings.TrimSpace(strings.Join(a.pos, " "))
+	if prompt == "" {
+		return fail(stderr, errors.New("run: expected a PROMPT (or a host command such as /compact)"))
+	}
+	if a.vals["session"] != "" && a.bools["new"] {
+		return fail(stderr, errors.New("run: use --session ID or --new, not both"))
+	}
+	policy, err := cliPolicy(a.vals["approve"])
+	if err != nil {
+		return fail(stderr, err)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	c, err := openCore(ctx)
+	if err != nil {
+		return fail(stderr, err)
+	}
+	defer c.close()
+	ag := c.newAgent(&cliApprover{in: bufio.NewReader(stdin), out: stderr}, func() agent.Policy { return policy })
+	s, err := openCLISession(ctx, ag, a)
+	if err != nil {
+		return fail(stderr, err)
+	}
+	defer s.Close()
+	return runPrompt(ctx, s, prompt, stdout, stderr)
+}
+
+func cliPolicy(flag string) (agent.Policy, error) {
+	switch flag {
+	case "", "ask":
+		return agent.PolicyAsk, nil
+	case "reads":
+		return agent.PolicyReadsOnly, nil
+	case "all":
+		return agent.PolicyNever, nil
+	}
+	return "", fmt.Errorf("run: --approve must be ask, reads or all, not %q", flag)
+}
+
+func openCLISession(ctx context.Context, ag *agent.Agent, a cmdArgs) (*agent.Session, error) {
+	if id := a.vals["session"]; id != "" {
+		return ag.OpenSession(ctx, id)
+	}
+	dir := a.vals["project"]
+	if dir == "" {
+		dir = "."
+	}
+	p, err := ag.OpenProject(ctx, dir)
+	if err != nil {
+		return nil, err
+	}
+	return ag.NewSession(ctx, p)
+}
+
+// runPrompt submits the prompt and prints the session's events until it
+// is idle: the answer to stdout, everything else to stderr.
+func runPrompt(ctx context.Context, s *agent.Session, prompt string, stdout, stderr io.Writer) int {
+	p := &cliPrinter{out: stdout, errOut: stderr}
+	s.Submit(prompt)
+	done := make(chan struct{})
+	go func() {
+		s.WaitIdle(ctx)
+		close(done)
+	}()
+	for {
+		select {
+		case <-ctx.Done():
+			s.Stop()
+			s.WaitIdle(context.Background())
+			p.drain(s.Bus())
+			fmt.Fprintln(stderr, "stopped")
+			return 130
+		case <-done:
+			p.drain(s.Bus())
+			fmt.Fprintf(stderr, "session %s (continue with: agentdesk run --session %s PROMPT)\n", s.ID(), s.ID())
+			return p.status
+		case <-busWake(ctx, s.Bus()):
+			p.drain(s.Bus())
+		}
+	}
+}
+
+func busWake(ctx context.Context, b *agent.Bus) <-chan struct{} {
+	ch := make(chan struct{})
+	go func() {
+		if b.Wait(ctx) {
+			close(ch)
+		}
+	}()
+	return ch
+}
+
+// cliPrinter writes a session's events as a terminal transcript.
+type cliPrinter struct {
+	out, errOut io.Writer
+	printed     int // bytes of the streaming answer already written
+	status      int
+}
+
+func (p *cliPrinter) drain(b *agent.Bus) {
+	events, stream := b.Drain()
+	for _, e := range events {
+		if e.Kind == agent.EventEntry {
+			p.entry(e.Entry)
+		}
+	}
+	if stream.Active && len(stream.Text) > p.printed {
+		fmt.Fprint(p.out, stream.Text[p.printed:])
+		p.printed = len(stream.Text)
+	}
+}
+
+func (p *cliPrinter) entry(e agent.Entry) {
+	switch e.Role {
+	case llm.RoleAssistant:
+		text := e.Message().Text()
+		if len(text) > p.printed {
+			fmt.Fprint(p.out, text[p.printed:])
+		}
+		if text != "" {
+			fmt.Fprintln(p.out)
+		}
+		p.printed = 0
+		for _, c := range e.Message().ToolCalls() {
+			fmt.Fprintf(p.errOut, "▸ %s %s\n", c.Name, c.Args)
+		}
+	case llm.RoleTool:
+		for _, r := range e.Parts {
+			mark := "✓"
+			if r.IsError {
+				mark = "✗"
+			}
+			fmt.Fprintf(p.errOut, "  %s %s: %s\n", mark, r.Name, firstLine(r.Text))
+		}
+	case agent.RoleHost:
+		p.host(e.Host)
+	}
+}
+
+func (p *cliPrinter) host(h *agent.Host) {
+	if h == nil {
+		return
+	}
+	switch h.Kind {
+	case agent.HostError:
+		p.status = 1
+		fmt.Fprintln(p.errOut, "error:", h.Text)
+	case agent.HostStatus:
+		fmt.Fprintf(p.errOut, "◆ %s: %s\n", h.Label, h.Text)
+	case agent.HostContext:
+		fmt.Fprintf(p.errOut, "◇ %s added %s context (%d bytes)\n", h.Source, h.Event, len(h.Text))
+	case agent.HostRalph:
+		fmt.Fprintf(p.errOut, "▸ Ralph round %d/%d: %s\n", h.Round, h.Rounds, h.Status)
+	default:
+		fmt.Fprintln(p.errOut, h.Text)
+	}
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
+	if len(line) > 160 {
+		line = line[:157] + "..."
+	}
+	return line
+}
+
+// cliApprover asks on the terminal: y = once, a = always this session.
+type cliApprover struct {
+	mu  sync.Mutex
+	in  *bufio.Reader
+	out io.Writer
+}
+
+func (c *cliApprover) Request(ctx context.Context, req agent.ApprovalRequest) agent.Decision {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	fmt.Fprintf(c.out, "\n%s wants to run:\n", req.Tool)
+	if req.Preview.Command != "" {
+		fmt.Fprintf(c.out, "  %s\n  in %s\n", req.Preview.Command, req.Preview.Dir)
+	} else if req.Preview.Diff != "" {
+		fmt.Fprintln(c.out, req.Preview.Diff)
+	} else {
+		fmt.Fprintf(c.out, "  %s\n", req.Summary)
+	}
+	fmt.Fprint(c.out, "Allow? [y]es once / [a]lways this session / [N]o: ")
+	answer := make(chan string, 1)
+	go func() {
+		line, _ := c.in.ReadString('\n')
+		answer <- strings.ToLower(strings.TrimSpace(line))
+	}()
+	select {
+	case <-ctx.Done():
+		return agent.Deny
+	case a := <-answer:
+		switch a {
+		case "y", "yes":
+			return agent.AllowOnce
+		case "a", "always":
+			return agent.AllowSession
+		}
+		return agent.Deny
+	}
+}
+
+func cmdSessions(args []string, stdout, stderr io.Writer) int {
+	a, err := parseArgs(args, []string{"project"}, []string{"json"})
+	if err != nil {
+		return fail(stderr, err)
+	}
+	ctx := context.Background()
+	c, err := openCore(ctx)
+	if err != nil {
+		return fail(stderr, err)
+	}
+	defer c.close()
+	dir := a.vals["project"]
+	if dir == "" {
+		dir = "."
+	}
+	ag := c.newAgent(nil, nil)
+	p, err := ag.OpenProject(ctx, dir)
+	if err != nil {
+		return fail(stderr, err)
+	}
+	list, err := ag.Sessions(ctx, p)
+	if err != nil {
+		return fail(stderr, err)
+	}
+	if a.bools["json"] {
+		type row struct {
+			ID      string `json:"id"`
+			Title   string `json:"title"`
+			Created string `json:"created_at"`
+			Updated string `json:"updated_at"`
+		}
+		rows := []row{}
+		for _, s := range list {
+			rows = append(rows, row{s.ID, s.Title, s.CreatedAt.Format(timeLayout), s.UpdatedAt.Format(timeLayout)})
+		}
+		if err := writeJSON(stdout, map[string]any{"project": p.Path, "sessions": rows}); err != nil {
+			return fail(stderr, err)
+		}
+		return 0
+	}
+	w := tabwriter.NewWriter(stdout, 2, 4, 2, ' ', 0)
+	fmt.Fprintln(w, "ID\tUPDATED\tTITLE")
+	for _, s := range list {
+		fmt.Fprintf(w, "%s\t%s\t%s\n", s.ID, s.UpdatedAt.Format("2006-01-02 15:04"), s.Title)
+	}
+	w.Flush()
+	return 0
+}
+
+const timeLayout = "2006-01-02T15:04:05Z07:00"

@@ -1,0 +1,81 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/app"
+
+	"github.com/agentdesk/agentdesk/agent"
+	"github.com/agentdesk/agentdesk/agent/llm"
+	"github.com/agentdesk/agentdesk/agent/llm/openai"
+	"github.com/agentdesk/agentdesk/assets"
+	"github.com/agentdesk/agentdesk/ui"
+)
+
+const appID = "io.agentdesk.AgentDesk"
+
+func runGUI(stderr io.Writer) int {
+	ctx := context.Background()
+	c, err := openCore(ctx)
+	if err != nil {
+		return fail(stderr, err)
+	}
+	defer c.close()
+
+	app.SetMetadata(fyne.AppMetadata{ID: appID, Name: "AgentDesk", Version: version, Icon: assets.Icon,
+		Migrations: map[string]bool{"fyneDo": true}})
+	a := app.NewWithID(appID)
+	a.SetIcon(assets.Icon)
+	approvals := &agent.Approvals{}
+	ag := c.newAgent(approvals, func() agent.Policy { return agent.LoadPolicy(context.Background(), c.db) })
+	u := ui.New(ui.Deps{
+		App: a, Do: fyne.Do, Agent: ag, Approvals: approvals, DB: c.db, Extensions: c.exts, Paths: c.paths,
+		DetectedPATH:  c.DetectedPATH,
+		CheckProvider: c.checkProvider,
+		ProbeLocal:    agent.ProbeLocal,
+		OpenURL:       a.OpenURL,
+		StartDir:      os.Getenv("AGENTDESK_PROJECT"),
+	})
+	quitOnSignal(a)
+	u.Window().ShowAndRun()
+	u.Close()
+	c.log.Info("agentdesk quit")
+	return 0
+}
+
+// quitOnSignal makes SIGTERM and Ctrl+C in the terminal quit cleanly
+// (sessions stop their turns and hook processes first).
+func quitOnSignal(a fyne.App) {
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, syscall.SIGTERM, os.Interrupt)
+	go func() {
+		<-ch
+		fyne.Do(a.Quit)
+	}()
+}
+
+// checkProvider tells the UI whether the configured model server
+// answers. Only OpenAI-compatible servers are probed (GET /models); a
+// cloud Anthropic key is checked by the first turn instead.
+func (c *core) checkProvider(ctx context.Context) error {
+	_, cfg, err := c.provider()
+	if err != nil {
+		return err
+	}
+	if cfg.Kind != llm.KindOpenAI && cfg.Kind != "" {
+		return nil
+	}
+	if _, err := openai.ListModels(ctx, cfg.BaseURL, cfg.APIKey); err != nil {
+		if llm.IsKind(err, llm.ErrUnreachable) {
+			return err
+		}
+		return fmt.Errorf("the model server at %s answered with an error: %w", cfg.BaseURL, err)
+	}
+	return nil
+}

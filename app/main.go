@@ -1,0 +1,70 @@
+// Command agentdesk is the AgentDesk desktop app and its command line:
+// with no arguments it opens the window; subcommands drive the same agent
+// loop and extension manager headless.
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+)
+
+// version is the AgentDesk version; FyneApp.toml carries the same number
+// (a test keeps them equal).
+const version = "0.1.0"
+
+const usage = `AgentDesk — a desktop home for AI coding agents.
+
+Usage:
+  agentdesk                      open the app
+  agentdesk run [--project DIR] [--session ID|--new] [--approve ask|reads|all] PROMPT
+                                 run one prompt (or /compact, /ralph …) headless
+  agentdesk sessions [--project DIR] [--json]
+                                 list a project's sessions
+  agentdesk ext install URL [--ref REF]
+  agentdesk ext list [--json]
+  agentdesk ext show ID [--json]
+  agentdesk ext enable ID [--yes]
+  agentdesk ext disable ID
+  agentdesk ext update ID [--ref REF] [--yes]
+  agentdesk ext rollback ID
+  agentdesk ext uninstall ID [--yes]
+  agentdesk version
+  agentdesk help
+
+Environment: AGENTDESK_HOME puts all data under one folder;
+AGENTDESK_PROVIDER (openai|anthropic), AGENTDESK_BASE_URL, AGENTDESK_MODEL
+and AGENTDESK_API_KEY override the provider settings.
+`
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		return runGUI(stderr)
+	}
+	switch args[0] {
+	case "version", "--version":
+		fmt.Fprintln(stdout, "agentdesk", version)
+		return 0
+	case "help", "--help", "-h":
+		fmt.Fprint(stdout, usage)
+		return 0
+	case "run":
+		return cmdRun(args[1:], stdin, stdout, stderr)
+	case "sessions":
+		return cmdSessions(args[1:], stdout, stderr)
+	case "ext":
+		return cmdExt(args[1:], stdin, stdout, stderr)
+	}
+	fmt.Fprintf(stderr, "agentdesk: unknown command %q (see agentdesk help)\n", args[0])
+	return 2
+}
+
+// fail prints a one-line reason and returns the exit status for it.
+func fail(stderr io.Writer, err error) int {
+	fmt.Fprintln(stderr, "agentdesk:", err)
+	return 1
+}

@@ -1,0 +1,172 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/agentdesk/agentdesk/agent"
+	"github.com/agentdesk/agentdesk/agent/llm"
+	"github.com/agentdesk/agentdesk/extensions"
+	"github.com/agentdesk/agentdesk/extensions/hookrun"
+	"github.com/agentdesk/agentdesk/storage"
+)
+
+// maxLogBytes: the log is rotated to agentdesk.log.1 at start past this.
+const maxLogBytes = 5 << 20
+
+// Environment overrides for scripts (the CLI and the GUI both honour them).
+const (
+	envProvider = "AGENTDESK_PROVIDER"
+	envBaseURL  = "AGENTDESK_BASE_URL"
+	envModel    = "AGENTDESK_MODEL"
+	envAPIKey   = "AGENTDESK_API_KEY"
+)
+
+// core is what every mode (GUI, run, ext) shares.
+type core struct {
+	paths storage.Paths
+	db    *storage.DB
+	log   *slog.Logger
+	logF  io.Closer
+	exts  *extensions.Manager
+	disp  *extensions.Dispatcher
+
+	pathOnce  sync.Once
+	loginPATH string
+
+	provMu  sync.Mutex
+	provCfg llm.Config
+	prov    llm.Provider
+}
+
+func openCore(ctx context.Context) (*core, error) {
+	c := &core{paths: storage.ResolvePaths()}
+	if err := c.paths.Ensure(); err != nil {
+		return nil, err
+	}
+	if err := c.openLog(); err != nil {
+		return nil, err
+	}
+	db, err := storage.Open(ctx, c.paths.Database())
+	if err != nil {
+		c.logF.Close()
+		return nil, err
+	}
+	c.db = db
+	c.exts, err = extensions.NewManager(ctx, db, c.paths.Extensions(), extensions.WithLogger(c.log))
+	if err != nil {
+		c.close()
+		return nil, err
+	}
+	c.disp = extensions.NewDispatcher(c.exts, extensions.DispatcherConfig{
+		HookPATH:       c.hookPATH,
+		DefaultTimeout: func() time.Duration { return extensions.LoadHookSettings(context.Background(), db).DefaultTimeout },
+	})
+	return c, nil
+}
+
+func (c *core) openLog() error {
+	path := c.paths.LogFile()
+	if info, err := os.Stat(path); err == nil && info.Size() > maxLogBytes {
+		os.Rename(path, path+".1")
+	}
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+	if err != nil {
+		return fmt.Errorf("open log %s: %w", path, err)
+	}
+	c.logF = f
+	c.log = slog.New(slog.NewTextHandler(f, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	slog.SetDefault(c.log)
+	return nil
+}
+
+func (c *core) close() {
+	if c.db != nil {
+		c.db.Close()
+	}
+	if c.logF != nil {
+		c.logF.Close()
+	}
+}
+
+// hookPATH is the Preferences override, else the login shell's PATH
+// (resolved once: GUI apps do not inherit it on macOS).
+func (c *core) hookPATH() string {
+	if p := extensions.LoadHookSettings(context.Background(), c.db).PATH; p != "" {
+		return p
+	}
+	return c.DetectedPATH()
+}
+
+// DetectedPATH is the login shell's PATH, resolved once.
+func (c *core) DetectedPATH() string {
+	c.pathOnce.Do(func() { c.loginPATH = hookrun.LoginShellPATH(context.Background()) })
+	return c.loginPATH
+}
+
+// provider reads the provider settings for the next model call, with the
+// AGENTDESK_* environment overrides applied.
+func (c *core) provider() (llm.Provider, llm.Config, error) {
+	ps, _, err := agent.LoadProvider(context.Background(), c.db)
+	if err != nil {
+		return nil, llm.Config{}, err
+	}
+	cfg := ps.Config(os.Getenv)
+	overrideFromEnv(&cfg)
+	// Reuse the provider while the settings stay the same: each one holds
+	// an HTTP transport with its pooled connections.
+	c.provMu.Lock()
+	defer c.provMu.Unlock()
+	if c.prov != nil && c.provCfg == cfg {
+		return c.prov, cfg, nil
+	}
+	p, err := agent.NewProvider(cfg)
+	if err != nil {
+		return nil, cfg, err
+	}
+	c.prov, c.provCfg = p, cfg
+	return p, cfg, nil
+}
+
+func overrideFromEnv(cfg *llm.Config) {
+	if v := os.Getenv(envProvider); v != "" {
+		cfg.Kind = v
+	}
+	if v := os.Getenv(envBaseURL); v != "" {
+		cfg.BaseURL = v
+	}
+	if v := os.Getenv(envModel); v != "" {
+		cfg.Model = v
+	}
+	if v := os.Getenv(envAPIKey); v != "" {
+		cfg.APIKey = v
+	}
+}
+
+// newAgent builds the agent loop with the given approver.
+func (c *core) newAgent(approver agent.Approver, policy func() agent.Policy) *agent.Agent {
+	home, _ := os.UserHomeDir()
+	return agent.New(agent.Config{
+		DB: c.db, Provider: c.provider, Lifecycle: c.disp, Skills: c.disp, Approver: approver, Policy: policy,
+		HomeDir: home, RalphRounds: func() int { return agent.LoadRalphRounds(context.Background(), c.db) },
+		CommandEnv: commandEnv(), Logger: c.log,
+	})
+}
+
+// commandEnv is run_command's environment: the user's, minus AgentDesk's
+// own credential variable.
+func commandEnv() []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, envAPIKey+"=") {
+			env = append(env, kv)
+		}
+	}
+	return env
+}
