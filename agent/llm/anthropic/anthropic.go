@@ -14,6 +14,7 @@ import (
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
 
 	"github.com/agentdesk/agentdesk/agent/llm"
+	"github.com/agentdesk/agentdesk/agent/llm/internal/wire"
 )
 
 // Provider is an llm.Provider for the Anthropic API or a server speaking it.
@@ -26,7 +27,7 @@ type Provider struct {
 // package defaults.
 func New(cfg llm.Config) *Provider {
 	cfg = cfg.WithDefaults()
-	client := sdk.NewClient(clientOptions(cfg, newHTTPClient(cfg.ConnectTimeout))...)
+	client := sdk.NewClient(clientOptions(cfg, wire.NewHTTPClient(cfg.ConnectTimeout))...)
 	return &Provider{cfg: cfg, messages: client.Messages}
 }
 
@@ -57,16 +58,16 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request, onDelta func(llm
 	if err != nil {
 		return llm.Response{}, err
 	}
-	dog := watch(ctx, p.cfg.FirstByteTimeout, p.cfg.IdleTimeout)
-	defer dog.stop()
+	dog := wire.Watch(ctx, p.cfg.FirstByteTimeout, p.cfg.IdleTimeout)
+	defer dog.Stop()
 	at := &attempt{url: p.cfg.BaseURL, model: params.Model, dog: dog}
-	stream := p.messages.NewStreaming(dog.ctx, params, option.WithResponseInto(&at.resp))
+	stream := p.messages.NewStreaming(dog.Context(), params, option.WithResponseInto(&at.resp))
 	defer stream.Close()
 
 	var msg sdk.Message
 	stopped := false
 	for stream.Next() {
-		dog.alive()
+		dog.Alive()
 		event := stream.Current()
 		emit(event, onDelta)
 		if err := msg.Accumulate(event); err != nil {

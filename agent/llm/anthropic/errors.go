@@ -4,18 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"net/http"
 	"strings"
-	"unicode/utf8"
 
 	sdk "github.com/anthropics/anthropic-sdk-go/v2"
 
 	"github.com/agentdesk/agentdesk/agent/llm"
+	"github.com/agentdesk/agentdesk/agent/llm/internal/wire"
 )
-
-// maxDetail bounds a server message quoted to the user.
-const maxDetail = 500
 
 // Phrases by which the API says a request does not fit the context
 // window: "prompt is too long: 215000 tokens > 200000 maximum", and
@@ -38,7 +34,7 @@ var statusOfType = map[string]int{
 // attempt is what an error is reported against.
 type attempt struct {
 	url, model string
-	dog        *watchdog
+	dog        *wire.Watchdog
 	resp       *http.Response // set by the SDK once response headers arrive
 }
 
@@ -56,8 +52,8 @@ func (a *attempt) fail(ctx context.Context, err error) error {
 	case ctxErr != nil:
 		return fmt.Errorf("model request to %s: %w", a.url, ctxErr)
 	}
-	if cause := a.dog.expired(); cause != nil {
-		if cause == a.dog.noResponse {
+	if cause, early := a.dog.Expired(); cause != nil {
+		if early {
 			return a.newError(llm.ErrTimeout, cause.Error(), err)
 		}
 		// Silence mid-answer means the stream died; retrying is the cure.
@@ -69,7 +65,7 @@ func (a *attempt) fail(ctx context.Context, err error) error {
 		return a.apiError(apiErr)
 	case a.resp != nil:
 		return a.newError(llm.ErrStreamCut, "", err)
-	case unreachable(err):
+	case wire.Unreachable(err):
 		return a.newError(llm.ErrUnreachable, "", err)
 	}
 	return a.newError(llm.ErrOther, "", err)
@@ -87,7 +83,7 @@ func (a *attempt) apiError(apiErr *sdk.Error) *llm.Error {
 	if detail == "" {
 		detail = apiErr.RawJSON()
 	}
-	e := a.newError(kindOf(status, typ, detail), clip(detail), nil)
+	e := a.newError(kindOf(status, typ, detail), wire.Clip(detail), nil)
 	e.Status = status
 	return e
 }
@@ -100,43 +96,10 @@ func kindOf(status int, typ, message string) llm.ErrorKind {
 		return llm.ErrRateLimited
 	case status == http.StatusNotFound:
 		return llm.ErrModelNotFound
-	case containsAny(strings.ToLower(message), overflowPhrases):
+	case wire.ContainsAny(strings.ToLower(message), overflowPhrases):
 		return llm.ErrContextOverflow
 	case status >= http.StatusInternalServerError || typ == "overloaded_error":
 		return llm.ErrServer
 	}
 	return llm.ErrOther
-}
-
-// unreachable reports failures to connect: refused, no route, DNS, or no
-// answer within the connect timeout.
-func unreachable(err error) bool {
-	var op *net.OpError
-	if errors.As(err, &op) && op.Op == "dial" {
-		return true
-	}
-	var dns *net.DNSError
-	return errors.As(err, &dns)
-}
-
-func containsAny(s string, phrases []string) bool {
-	for _, p := range phrases {
-		if strings.Contains(s, p) {
-			return true
-		}
-	}
-	return false
-}
-
-// clip trims s to one readable line of at most maxDetail bytes.
-func clip(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if len(s) <= maxDetail {
-		return s
-	}
-	cut := maxDetail
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
 }

@@ -6,22 +6,20 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/openai/openai-go/v3/option"
 	"github.com/openai/openai-go/v3/packages/ssestream"
 
 	"github.com/agentdesk/agentdesk/agent/llm"
+	"github.com/agentdesk/agentdesk/agent/llm/internal/wire"
 )
 
 // Bounds on error text: enough for any server's message, not a runaway
 // HTML page in the user's face.
 const (
 	maxErrorBody = 64 << 10
-	maxDetail    = 500
 )
 
 // Phrases by which servers say a request does not fit the context window:
@@ -41,7 +39,7 @@ var missingModelPhrases = []string{"not found", "not_found", "does not exist", "
 // attempt is what an error is reported against.
 type attempt struct {
 	url, model string
-	dog        *watchdog      // nil for calls without stream deadlines
+	dog        *wire.Watchdog // nil for calls without stream deadlines
 	resp       *http.Response // set by the SDK once response headers arrive
 }
 
@@ -68,8 +66,8 @@ func (a *attempt) fail(ctx context.Context, err error) error {
 }
 
 func (a *attempt) classify(err error) *llm.Error {
-	if cause := a.dog.expired(); cause != nil {
-		if cause == a.dog.noResponse {
+	if cause, early := a.dog.Expired(); cause != nil {
+		if early {
 			return a.newError(llm.ErrTimeout, cause.Error(), err)
 		}
 		// Silence mid-answer means the stream died; retrying is the cure.
@@ -84,21 +82,10 @@ func (a *attempt) classify(err error) *llm.Error {
 		return e
 	case a.resp != nil:
 		return a.newError(llm.ErrStreamCut, "", err)
-	case unreachable(err):
+	case wire.Unreachable(err):
 		return a.newError(llm.ErrUnreachable, "", err)
 	}
 	return a.newError(llm.ErrOther, "", err)
-}
-
-// unreachable reports failures to connect: refused, no route, DNS, or no
-// answer within the connect timeout.
-func unreachable(err error) bool {
-	var op *net.OpError
-	if errors.As(err, &op) && op.Op == "dial" {
-		return true
-	}
-	var dns *net.DNSError
-	return errors.As(err, &dns)
 }
 
 // statusError is an SDK middleware turning an HTTP error response into an
@@ -132,18 +119,18 @@ type errorInfo struct {
 func parseErrorBody(body []byte) errorInfo {
 	var doc map[string]any
 	if err := json.Unmarshal(body, &doc); err != nil {
-		return errorInfo{message: clip(string(body))}
+		return errorInfo{message: wire.Clip(string(body))}
 	}
 	fields := doc
 	switch e := doc["error"].(type) {
 	case map[string]any:
 		fields = e
 	case string:
-		return errorInfo{message: clip(e)}
+		return errorInfo{message: wire.Clip(e)}
 	}
-	info := errorInfo{message: clip(firstString(fields["message"], fields["detail"]))}
+	info := errorInfo{message: wire.Clip(firstString(fields["message"], fields["detail"]))}
 	if info.message == "" {
-		info.message = clip(string(body))
+		info.message = wire.Clip(string(body))
 	}
 	switch code := fields["code"].(type) {
 	case string:
@@ -165,23 +152,14 @@ func kindOf(status int, info errorInfo) llm.ErrorKind {
 		return llm.ErrRateLimited
 	case status == http.StatusNotFound:
 		return llm.ErrModelNotFound
-	case containsAny(text, overflowPhrases):
+	case wire.ContainsAny(text, overflowPhrases):
 		return llm.ErrContextOverflow
-	case strings.Contains(text, "model") && containsAny(text, missingModelPhrases):
+	case strings.Contains(text, "model") && wire.ContainsAny(text, missingModelPhrases):
 		return llm.ErrModelNotFound
 	case status >= http.StatusInternalServerError:
 		return llm.ErrServer
 	}
 	return llm.ErrOther
-}
-
-func containsAny(s string, phrases []string) bool {
-	for _, p := range phrases {
-		if strings.Contains(s, p) {
-			return true
-		}
-	}
-	return false
 }
 
 func firstString(values ...any) string {
@@ -191,17 +169,4 @@ func firstString(values ...any) string {
 		}
 	}
 	return ""
-}
-
-// clip trims s to one readable line of at most maxDetail bytes.
-func clip(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if len(s) <= maxDetail {
-		return s
-	}
-	cut := maxDetail
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
 }

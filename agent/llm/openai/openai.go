@@ -15,6 +15,7 @@ import (
 	"github.com/openai/openai-go/v3/option"
 
 	"github.com/agentdesk/agentdesk/agent/llm"
+	"github.com/agentdesk/agentdesk/agent/llm/internal/wire"
 )
 
 // Provider is an llm.Provider for one OpenAI-compatible server.
@@ -29,7 +30,7 @@ type Provider struct {
 // package defaults.
 func New(cfg llm.Config) *Provider {
 	cfg = cfg.WithDefaults()
-	client := newHTTPClient(cfg.ConnectTimeout)
+	client := wire.NewHTTPClient(cfg.ConnectTimeout)
 	return &Provider{
 		cfg:              cfg,
 		chat:             oa.NewChatCompletionService(clientOptions(cfg.BaseURL, cfg.APIKey, client)...),
@@ -60,15 +61,15 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request, onDelta func(llm
 	if err != nil {
 		return llm.Response{}, err
 	}
-	dog := watch(ctx, p.cfg.FirstByteTimeout, p.cfg.IdleTimeout)
-	defer dog.stop()
+	dog := wire.Watch(ctx, p.cfg.FirstByteTimeout, p.cfg.IdleTimeout)
+	defer dog.Stop()
 	at := &attempt{url: p.cfg.BaseURL, model: params.Model, dog: dog}
-	stream := p.chat.NewStreaming(dog.ctx, params, option.WithResponseInto(&at.resp))
+	stream := p.chat.NewStreaming(dog.Context(), params, option.WithResponseInto(&at.resp))
 	defer stream.Close()
 
 	var acc assembler
 	for stream.Next() {
-		dog.alive()
+		dog.Alive()
 		acc.add(stream.Current(), onDelta)
 	}
 	// Trouble after the finish reason (a missing [DONE], a dropped usage
@@ -88,7 +89,7 @@ func (p *Provider) model(req llm.Request) string { return cmp.Or(req.Model, p.cf
 // ListModels returns the ids the server at baseURL lists under /models.
 // It is meant for quick probes: bound it with ctx.
 func ListModels(ctx context.Context, baseURL, apiKey string) ([]string, error) {
-	client := newHTTPClient(llm.DefaultConnectTimeout)
+	client := wire.NewHTTPClient(llm.DefaultConnectTimeout)
 	defer client.CloseIdleConnections()
 	models := oa.NewModelService(clientOptions(baseURL, apiKey, client)...)
 	page, err := models.List(ctx)

@@ -1,0 +1,139 @@
+// Package wire holds what both providers need around their SDKs: an HTTP
+// client whose only deadline is the connect timeout, the watchdog for
+// first-byte and idle deadlines of a streamed call, and the helpers that
+// word transport errors.
+package wire
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"time"
+	"unicode/utf8"
+)
+
+// Transport limits beside the configured connect timeout.
+const (
+	tcpKeepAlive    = 30 * time.Second
+	idleConnTimeout = 90 * time.Second
+)
+
+// NewHTTPClient bounds dialing and the TLS handshake by connect and
+// nothing else: how long a call may take is the watchdog's business.
+func NewHTTPClient(connect time.Duration) *http.Client {
+	dialer := &net.Dialer{Timeout: connect, KeepAlive: tcpKeepAlive}
+	return &http.Client{Transport: &http.Transport{
+		Proxy:               http.ProxyFromEnvironment,
+		DialContext:         dialer.DialContext,
+		TLSHandshakeTimeout: connect,
+		IdleConnTimeout:     idleConnTimeout,
+		ForceAttemptHTTP2:   true,
+	}}
+}
+
+// Watchdog enforces the deadlines of one streamed call: firstByte until
+// the first chunk arrives (a local server may spend minutes loading the
+// model and reading the prompt), then idle between chunks. The SDK's
+// request timeout cannot express this: it bounds the whole call, and a
+// long answer may rightly stream for longer than any fixed bound.
+type Watchdog struct {
+	ctx    context.Context // the call's context, cancelled when a deadline passes
+	cancel context.CancelCauseFunc
+	timer  *time.Timer
+	idle   time.Duration
+
+	streaming atomic.Bool // a chunk has arrived
+	// The causes the call is cancelled with, compared by identity.
+	noResponse, silence error
+}
+
+// Watch starts the deadlines of one call.
+func Watch(parent context.Context, firstByte, idle time.Duration) *Watchdog {
+	ctx, cancel := context.WithCancelCause(parent)
+	w := &Watchdog{
+		ctx:        ctx,
+		cancel:     cancel,
+		idle:       idle,
+		noResponse: fmt.Errorf("no response within %v", firstByte),
+		silence:    fmt.Errorf("no data for %v", idle),
+	}
+	w.timer = time.AfterFunc(firstByte, w.expire)
+	return w
+}
+
+func (w *Watchdog) expire() {
+	if w.streaming.Load() {
+		w.cancel(w.silence)
+		return
+	}
+	w.cancel(w.noResponse)
+}
+
+// Context is the call's context: pass it to the SDK.
+func (w *Watchdog) Context() context.Context { return w.ctx }
+
+// Alive records a chunk and restarts the idle deadline.
+func (w *Watchdog) Alive() {
+	w.streaming.Store(true)
+	w.timer.Reset(w.idle)
+}
+
+// Stop ends the watch and releases the call's context.
+func (w *Watchdog) Stop() {
+	w.timer.Stop()
+	w.cancel(context.Canceled)
+}
+
+// Expired returns the deadline that cancelled the call, or nil, and
+// whether it passed before the first chunk arrived.
+func (w *Watchdog) Expired() (cause error, beforeFirstByte bool) {
+	if w == nil {
+		return nil, false
+	}
+	switch cause := context.Cause(w.ctx); cause {
+	case w.noResponse, w.silence:
+		return cause, cause == w.noResponse
+	}
+	return nil, false
+}
+
+// Unreachable reports failures to connect: refused, no route, DNS, or no
+// answer within the connect timeout.
+func Unreachable(err error) bool {
+	var op *net.OpError
+	if errors.As(err, &op) && op.Op == "dial" {
+		return true
+	}
+	var dns *net.DNSError
+	return errors.As(err, &dns)
+}
+
+// ContainsAny reports whether s contains one of phrases.
+func ContainsAny(s string, phrases []string) bool {
+	for _, p := range phrases {
+		if strings.Contains(s, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// MaxDetail bounds a server message quoted to the user.
+const MaxDetail = 500
+
+// Clip trims s to one readable line of at most MaxDetail bytes.
+func Clip(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) <= MaxDetail {
+		return s
+	}
+	cut := MaxDetail
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
