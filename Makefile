@@ -23,7 +23,7 @@ test: deps check-imports vet unit smoke
 
 vet:
 	$(GO) vet -tags $(TAGS) ./...
-	GOOS=windows $(GO) vet ./extensions/... ./storage/...
+	GOOS=windows $(GO) vet ./agent/... ./extensions/... ./storage/...
 
 unit:
 	$(GO) test -race -count=1 -tags $(TAGS) ./...
@@ -40,7 +40,7 @@ smoke:
 	$(GO) test -count=1 -tags "$(TAGS) xvfb" -run 'TestXvfb' -v ./app/
 
 bench: deps
-	$(GO) test -tags $(TAGS) -run '^$$' -bench . -benchmem ./...
+	GO=$(GO) TAGS="$(TAGS)" ./packaging/bench.sh
 
 # Ponytail end to end; needs PONYTAIL_REPO=/path/to/ponytail (a clone or bare mirror).
 integration: deps

@@ -69,6 +69,9 @@ func (x *extCLI) dispatch(ctx context.Context, sub string, rest []string) error 
 }
 
 func (x *extCLI) progress(p extensions.Progress) {
+	if !isTerminal(x.errOut) {
+		return
+	}
 	if p.TotalObjects > 0 {
 		fmt.Fprintf(x.errOut, "\r%-11s %d/%d objects, %d KiB", p.Phase, p.Objects, p.TotalObjects, p.Bytes>>10)
 		return
@@ -82,7 +85,7 @@ func (x *extCLI) install(ctx context.Context, a cmdArgs) error {
 		return err
 	}
 	info, err := x.m.Install(ctx, url, a.vals["ref"], x.progress)
-	fmt.Fprintln(x.errOut)
+	x.endProgress()
 	if err != nil {
 		return err
 	}
@@ -229,7 +232,7 @@ func (x *extCLI) update(ctx context.Context, a cmdArgs) error {
 		return err
 	}
 	res, err := x.m.Update(ctx, id, a.vals["ref"], x.progress)
-	fmt.Fprintln(x.errOut)
+	x.endProgress()
 	if err != nil {
 		return err
 	}
@@ -288,6 +291,22 @@ func (x *extCLI) uninstall(ctx context.Context, a cmdArgs) error {
 	}
 	fmt.Fprintf(x.out, "uninstalled %s\n", id)
 	return nil
+}
+
+func (x *extCLI) endProgress() {
+	if isTerminal(x.errOut) {
+		fmt.Fprint(x.errOut, "\r\033[K")
+	}
+}
+
+// isTerminal: progress lines are drawn only for a person watching.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	info, err := f.Stat()
+	return err == nil && info.Mode()&os.ModeCharDevice != 0
 }
 
 func writeJSON(w io.Writer, v any) error {

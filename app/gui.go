@@ -20,7 +20,7 @@ import (
 
 const appID = "io.agentdesk.AgentDesk"
 
-func runGUI(stderr io.Writer) int {
+func runGUI(prefs string, stderr io.Writer) int {
 	ctx := context.Background()
 	c, err := openCore(ctx)
 	if err != nil {
@@ -39,10 +39,18 @@ func runGUI(stderr io.Writer) int {
 		DetectedPATH:  c.DetectedPATH,
 		CheckProvider: c.checkProvider,
 		ProbeLocal:    agent.ProbeLocal,
-		OpenURL:       a.OpenURL,
-		StartDir:      os.Getenv("AGENTDESK_PROJECT"),
+		Model: func() string {
+			_, cfg, _ := c.provider()
+			return cfg.Model
+		},
+		OpenURL:  a.OpenURL,
+		StartDir: os.Getenv("AGENTDESK_PROJECT"),
 	})
 	quitOnSignal(a)
+	dumpOnSignal(u, c.paths.State)
+	if prefs != "" {
+		u.ShowPreferences(prefs)
+	}
 	u.Window().ShowAndRun()
 	u.Close()
 	c.log.Info("agentdesk quit")

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/agentdesk/agentdesk/app/internal/quietinit"
 )
 
 // version is the AgentDesk version; FyneApp.toml carries the same number
@@ -17,6 +19,9 @@ const usage = `AgentDesk — a desktop home for AI coding agents.
 
 Usage:
   agentdesk                      open the app
+  agentdesk --preferences [SECTION]
+                                 open the app with Preferences at a section
+                                 (Providers, "Agent Extensions", Skills, Advanced)
   agentdesk run [--project DIR] [--session ID|--new] [--approve ask|reads|all] PROMPT
                                  run one prompt (or /compact, /ralph …) headless
   agentdesk sessions [--project DIR] [--json]
@@ -38,14 +43,21 @@ and AGENTDESK_API_KEY override the provider settings.
 `
 
 func main() {
+	quietinit.Restore()
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		return runGUI(stderr)
+		return runGUI("", stderr)
 	}
 	switch args[0] {
+	case "--preferences":
+		section := "Providers"
+		if len(args) > 1 {
+			section = args[1]
+		}
+		return runGUI(section, stderr)
 	case "version", "--version":
 		fmt.Fprintln(stdout, "agentdesk", version)
 		return 0

@@ -1,3 +1,5 @@
+//go:build unix
+
 package extensions
 
 import (
@@ -19,9 +21,6 @@ import (
 
 const testPATH = "/usr/bin:/bin"
 
-func sessionStartEvent(project string) agent.SessionStartEvent {
-	return agent.SessionStartEvent{SessionID: "s1", ProjectDir: project, Source: agent.SourceStartup, Model: "m"}
-}
 
 // loopEnv is the fixture extension, installed over loopback HTTPS and
 // enabled, feeding a real agent loop that talks to a fake model server.

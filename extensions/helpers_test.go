@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentdesk/agentdesk/agent"
 	"github.com/agentdesk/agentdesk/extensions/gittest"
 	"github.com/agentdesk/agentdesk/storage"
 )
@@ -158,4 +159,8 @@ func (e *testEnv) storeState() []string {
 		})
 	}
 	return out
+}
+
+func sessionStartEvent(project string) agent.SessionStartEvent {
+	return agent.SessionStartEvent{SessionID: "s1", ProjectDir: project, Source: agent.SourceStartup, Model: "m"}
 }

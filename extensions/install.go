@@ -114,7 +114,7 @@ func (m *Manager) Install(ctx context.Context, url, ref string, progress func(Pr
 	url = strings.TrimSpace(url)
 	s, err := m.fetchAndValidate(ctx, url, strings.TrimSpace(ref), progress)
 	if err != nil {
-		return Info{}, fmt.Errorf("install %s: %w", url, err)
+		return Info{}, fmt.Errorf("install: %w", err) // fetch errors name the URL or host
 	}
 	id := s.record.ExtensionID
 	defer m.lockOp(id)()

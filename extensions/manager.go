@@ -180,11 +180,11 @@ func (m *Manager) Show(ctx context.Context, id string) (Info, error) {
 }
 
 // ErrNotInstalled: no extension has that id.
-var ErrNotInstalled = errors.New("not installed")
+var ErrNotInstalled = errors.New("is not installed")
 
 func notInstalled(id string, err error) error {
 	if errors.Is(err, storage.ErrNotFound) {
-		return fmt.Errorf("no extension %q is installed (see `agentdesk ext list`): %w", id, ErrNotInstalled)
+		return fmt.Errorf("extension %q %w (see `agentdesk ext list`)", id, ErrNotInstalled)
 	}
 	return err
 }

@@ -18,8 +18,6 @@ import (
 	"github.com/agentdesk/agentdesk/extensions/hookrun"
 )
 
-func envLookup(name string) string { return os.Getenv(name) }
-
 // advancedPane: hook timeout default, PATH for hooks, data folder, logs.
 type advancedPane struct {
 	u        *UI

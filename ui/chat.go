@@ -200,6 +200,7 @@ func (c *chatView) setProject(p storage.Project) {
 	c.transcript.clear(true)
 	c.u.main.SetTitle(Title + " — " + filepath.Base(p.Path))
 	c.reloadSessions(true)
+	c.u.main.Canvas().Focus(c.composer)
 }
 
 func tildePath(p string) string {
@@ -298,24 +299,31 @@ func (c *chatView) attach(s *agent.Session) {
 	c.u.main.Canvas().Focus(c.composer)
 }
 
-// closeSession detaches the open session and stops its turn and hooks;
-// wait blocks until they are gone (at quit), otherwise it happens in the
+// closeSession detaches the open session; its turn and hooks stop in the
 // background.
-func (c *chatView) closeSession(wait ...bool) {
+func (c *chatView) closeSession() {
+	if s := c.detach(); s != nil {
+		go s.Close()
+	}
+}
+
+// closeSessionAndWait is closeSession at quit: it returns once the
+// session's turn and hook processes are gone.
+func (c *chatView) closeSessionAndWait() {
+	if s := c.detach(); s != nil {
+		s.Close()
+	}
+}
+
+func (c *chatView) detach() *agent.Session {
 	if c.stopPump != nil {
 		c.stopPump()
 		c.stopPump = nil
 	}
-	if c.session != nil {
-		s := c.session
-		c.session = nil
-		if len(wait) > 0 && wait[0] {
-			s.Close()
-		} else {
-			go s.Close()
-		}
-	}
+	s := c.session
+	c.session = nil
 	c.setBusy(false)
+	return s
 }
 
 // pump carries the session's events to the widgets, at most one frame
@@ -504,12 +512,15 @@ func (c *chatView) refreshHookState() {
 }
 
 func (c *chatView) updateModel() {
-	background(c.u, func(ctx context.Context) (agent.ProviderSettings, error) {
+	background(c.u, func(ctx context.Context) (string, error) {
+		if c.u.d.Model != nil {
+			return c.u.d.Model(), nil
+		}
 		p, _, err := agent.LoadProvider(ctx, c.u.d.DB)
-		return p, err
-	}, func(p agent.ProviderSettings, err error) {
+		return p.Model, err
+	}, func(model string, err error) {
 		if err == nil {
-			c.modelBtn.SetText("model: " + p.Model)
+			c.modelBtn.SetText("model: " + model)
 		}
 	})
 }

@@ -74,7 +74,10 @@ func (p *extensionsPane) buildUI() fyne.CanvasObject {
 	return container.NewBorder(container.NewVBox(title, install, widget.NewSeparator()), nil, nil, nil, container.NewVScroll(p.cards))
 }
 
-func (p *extensionsPane) shown() { p.reload() }
+func (p *extensionsPane) shown() {
+	p.reload()
+	p.window().Canvas().Focus(p.url) // ready for a pasted URL
+}
 
 func (p *extensionsPane) close() {
 	if p.cancel != nil {

@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"os"
 	"strconv"
 	"strings"
 
@@ -211,10 +212,7 @@ func (p *providersPane) onTest() {
 // testProvider sends a one-word prompt, which proves URL, key and model
 // together.
 func testProvider(ctx context.Context, s agent.ProviderSettings) (string, error) {
-	cfg := s.Config(func(string) string { return "" })
-	if cfg.APIKey == "" && s.APIKeyEnv != "" {
-		cfg = s.Config(envLookup)
-	}
+	cfg := s.Config(os.Getenv)
 	prov, err := agent.NewProvider(cfg)
 	if err != nil {
 		return "", err

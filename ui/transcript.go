@@ -7,6 +7,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -59,7 +60,8 @@ func newTranscriptView(c *chatView) *transcriptView {
 }
 
 func (t *transcriptView) object() fyne.CanvasObject {
-	return container.New(&widthWatcher{onWidth: t.onWidth}, t.list, container.NewCenter(t.hint))
+	hint := container.NewVBox(layout.NewSpacer(), container.NewPadded(t.hint), layout.NewSpacer())
+	return container.New(&widthWatcher{onWidth: t.onWidth}, t.list, hint)
 }
 
 func (t *transcriptView) length() int {

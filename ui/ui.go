@@ -34,6 +34,9 @@ type Deps struct {
 	// CheckProvider reports whether the configured model server answers;
 	// nil error means reachable.
 	CheckProvider func(ctx context.Context) error
+	// Model is the model the next turn will use (settings plus any
+	// environment override); nil: the saved setting.
+	Model func() string
 	// ProbeLocal looks for a local model server on first start.
 	ProbeLocal func(ctx context.Context) (agent.ProviderSettings, bool)
 	OpenURL    func(*url.URL) error
@@ -82,7 +85,7 @@ func (u *UI) ShowPreferences(section string) {
 // Close stops background work: the open session's turn and hooks, pumps.
 func (u *UI) Close() {
 	u.stop()
-	u.chat.closeSession(true)
+	u.chat.closeSessionAndWait()
 	if u.prefs != nil {
 		u.prefs.close()
 	}

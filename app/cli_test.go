@@ -1,0 +1,234 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agentdesk/agentdesk/agent/llm/llmtest"
+	"github.com/agentdesk/agentdesk/extensions"
+	"github.com/agentdesk/agentdesk/extensions/gittest"
+)
+
+// cli runs the real binary in a temp AGENTDESK_HOME.
+type cli struct {
+	t    *testing.T
+	bin  string
+	home string
+	env  []string
+}
+
+func newCLI(t *testing.T, extraEnv ...string) *cli {
+	home := t.TempDir()
+	fakeHome := filepath.Join(home, "fakehome")
+	os.MkdirAll(fakeHome, 0o700)
+	env := []string{"AGENTDESK_HOME=" + home, "HOME=" + fakeHome, "PATH=" + os.Getenv("PATH"), "LANG=C.UTF-8"}
+	return &cli{t: t, bin: agentdeskBinary(t), home: home, env: append(env, extraEnv...)}
+}
+
+func (c *cli) run(stdin string, args ...string) (stdout, stderr string, code int) {
+	c.t.Helper()
+	cmd := exec.Command(c.bin, args...)
+	cmd.Env = c.env
+	cmd.Stdin = strings.NewReader(stdin)
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	err := cmd.Run()
+	code = 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		c.t.Fatal(err)
+	}
+	return out.String(), errOut.String(), code
+}
+
+func (c *cli) ok(args ...string) string {
+	c.t.Helper()
+	out, errOut, code := c.run("", args...)
+	if code != 0 {
+		c.t.Fatalf("agentdesk %s: exit %d\n%s%s", strings.Join(args, " "), code, out, errOut)
+	}
+	return out
+}
+
+func (c *cli) show(id string) extensions.Info {
+	c.t.Helper()
+	var info extensions.Info
+	if err := json.Unmarshal([]byte(c.ok("ext", "show", id, "--json")), &info); err != nil {
+		c.t.Fatal(err)
+	}
+	return info
+}
+
+func fixture(t *testing.T) map[string]gittest.File {
+	files := map[string]gittest.File{}
+	root := filepath.Join("..", "extensions", "testdata", "fixture")
+	filepath.Walk(root, func(path string, info os.FileInfo, err error) error {
+		if err != nil || info.IsDir() {
+			return err
+		}
+		body, _ := os.ReadFile(path)
+		rel, _ := filepath.Rel(root, path)
+		mode := os.FileMode(0o644)
+		if info.Mode()&0o111 != 0 {
+			mode = 0o755
+		}
+		files[filepath.ToSlash(rel)] = gittest.File{Body: string(body), Mode: mode}
+		return nil
+	})
+	return files
+}
+
+func TestExtCommandLineLifecycle(t *testing.T) {
+	r := gittest.NewRepo(t)
+	first := r.Commit(t, "main", "v1", fixture(t))
+	r.SetHEAD(t, "main")
+	srv := gittest.Serve(t, map[string]*gittest.Repo{"fixture": r})
+	c := newCLI(t, "SSL_CERT_FILE="+srv.CAFile)
+	url := srv.URL + "/fixture.git"
+
+	out := c.ok("ext", "install", url)
+	if !strings.Contains(out, "installed fixture 1.0.0 at "+first+" (disabled)") || !strings.Contains(out, "mcpServers") {
+		t.Fatalf("install output:\n%s", out)
+	}
+	if _, errOut, code := c.run("", "ext", "install", url); code == 0 || strings.Count(strings.TrimSpace(errOut), "\n") != 0 || !strings.Contains(errOut, "already installed") {
+		t.Fatalf("duplicate install: exit %d, %q (want a one-line reason)", code, errOut)
+	}
+	if out := c.ok("ext", "list"); !strings.Contains(out, "fixture") || !strings.Contains(out, "disabled") {
+		t.Fatalf("list:\n%s", out)
+	}
+
+	// Enabling asks; "n" refuses, "y" trusts the printed argv.
+	out, _, code := c.run("n\n", "ext", "enable", "fixture")
+	if code == 0 || !strings.Contains(out, "${CLAUDE_PLUGIN_ROOT}/hooks/hook.sh SessionStart") || !strings.Contains(out, extensions.TrustWarning) {
+		t.Fatalf("enable refused: exit %d\n%s", code, out)
+	}
+	if c.show("fixture").Status != extensions.StatusDisabled {
+		t.Fatal("refusing the prompt enabled it")
+	}
+	out, _, code = c.run("y\n", "ext", "enable", "fixture")
+	if code != 0 || !strings.Contains(out, "enabled fixture") {
+		t.Fatalf("enable: %d %s", code, out)
+	}
+
+	// JSON fields are the documented, stable ones.
+	var raw map[string]any
+	json.Unmarshal([]byte(c.ok("ext", "show", "fixture", "--json")), &raw)
+	for _, k := range []string{"id", "name", "version", "description", "source_url", "requested_ref", "commit", "previous_commit", "enabled", "status", "hooks", "skills", "diagnostics", "last_error"} {
+		if _, ok := raw[k]; !ok {
+			t.Errorf("--json lacks %q", k)
+		}
+	}
+	hook := raw["hooks"].([]any)[0].(map[string]any)
+	for _, k := range []string{"event", "matcher", "argv", "timeout_s"} {
+		if _, ok := hook[k]; !ok {
+			t.Errorf("hook JSON lacks %q", k)
+		}
+	}
+
+	files := fixture(t)
+	files["hooks/hooks.json"] = gittest.File{Body: strings.Replace(files["hooks/hooks.json"].Body, `"timeout": 5`, `"timeout": 7`, 1)}
+	second := r.Commit(t, "main", "v2", files)
+	out = c.ok("ext", "update", "fixture")
+	if !strings.Contains(out, "updated fixture") || !strings.Contains(out, "~ SessionStart") || !strings.Contains(out, "paused until you review") {
+		t.Fatalf("update:\n%s", out)
+	}
+	if info := c.show("fixture"); info.Status != extensions.StatusNeedsReview || info.Commit != second {
+		t.Fatalf("after update: %s %s", info.Status, info.Commit)
+	}
+	if out := c.ok("ext", "update", "fixture"); !strings.Contains(out, "already up to date") {
+		t.Fatalf("second update:\n%s", out)
+	}
+	if out := c.ok("ext", "rollback", "fixture"); !strings.Contains(out, "rolled back fixture") || !strings.Contains(out, "enabled") {
+		t.Fatalf("rollback:\n%s", out)
+	}
+	if _, errOut, code := c.run("n\n", "ext", "uninstall", "fixture"); code == 0 || !strings.Contains(errOut, "not uninstalled") {
+		t.Fatalf("refused uninstall: %d %s", code, errOut)
+	}
+	c.ok("ext", "uninstall", "fixture", "--yes")
+	if _, errOut, code := c.run("", "ext", "show", "fixture"); code == 0 || !strings.Contains(errOut, "is not installed") {
+		t.Fatalf("show after uninstall: %d %s", code, errOut)
+	}
+	if entries, _ := os.ReadDir(filepath.Join(c.home, "extensions", "store")); len(entries) != 0 {
+		t.Fatalf("store not empty: %v", entries)
+	}
+}
+
+func TestExtErrorsAreOneLine(t *testing.T) {
+	c := newCLI(t)
+	for _, args := range [][]string{
+		{"ext", "install", "http://example.com/x.git"},
+		{"ext", "install", "https://127.0.0.1:1/nothing.git"},
+		{"ext", "enable", "ghost"},
+		{"ext", "frob"},
+		{"ext", "install"},
+	} {
+		_, errOut, code := c.run("", args...)
+		if code == 0 || strings.Count(strings.TrimSpace(errOut), "\n") > 0 || !strings.HasPrefix(errOut, "agentdesk") {
+			t.Errorf("%v: exit %d, stderr %q", args, code, errOut)
+		}
+	}
+}
+
+func TestRunStreamsAndResumes(t *testing.T) {
+	server := llmtest.NewOpenAI(t)
+	server.Push(llmtest.Reply{Text: "Hello from the fake model."}, llmtest.Reply{Text: "Second answer."})
+	c := newCLI(t, "AGENTDESK_BASE_URL="+server.URL, "AGENTDESK_MODEL=llmtest-model", "AGENTDESK_API_KEY=k")
+	project := t.TempDir()
+	out, errOut, code := c.run("", "run", "--project", project, "say hello")
+	if code != 0 || out != "Hello from the fake model.\n" {
+		t.Fatalf("run: exit %d\nstdout %q\nstderr %s", code, out, errOut)
+	}
+	id := strings.Fields(strings.TrimPrefix(errOut[strings.LastIndex(errOut, "session "):], "session "))[0]
+	out, _, code = c.run("", "run", "--session", id, "and again")
+	if code != 0 || out != "Second answer.\n" {
+		t.Fatalf("resume: %d %q", code, out)
+	}
+	if got := server.Requests()[1].Roles(); strings.Join(got, ",") != "user,assistant,user" {
+		t.Fatalf("resumed request roles = %v", got)
+	}
+	var list struct {
+		Sessions []struct{ ID, Title string }
+	}
+	json.Unmarshal([]byte(c.ok("sessions", "--project", project, "--json")), &list)
+	if len(list.Sessions) != 1 || list.Sessions[0].ID != id || list.Sessions[0].Title != "say hello" {
+		t.Fatalf("sessions = %+v", list)
+	}
+}
+
+func TestRunAsksBeforeCommandsAndHonoursApprove(t *testing.T) {
+	server := llmtest.NewOpenAI(t)
+	cmd := llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "run_command", Args: `{"command":"touch made.txt"}`}}}
+	server.Push(cmd, llmtest.Reply{Text: "done"}, cmd, llmtest.Reply{Text: "done"})
+	c := newCLI(t, "AGENTDESK_BASE_URL="+server.URL, "AGENTDESK_MODEL=m")
+	project := t.TempDir()
+	_, errOut, _ := c.run("n\n", "run", "--project", project, "make it")
+	if !strings.Contains(errOut, "touch made.txt") || !strings.Contains(errOut, "Allow?") {
+		t.Fatalf("no approval prompt:\n%s", errOut)
+	}
+	if _, err := os.Stat(filepath.Join(project, "made.txt")); err == nil {
+		t.Fatal("the command ran although denied")
+	}
+	c.run("", "run", "--project", project, "--approve", "all", "make it")
+	if _, err := os.Stat(filepath.Join(project, "made.txt")); err != nil {
+		t.Fatal("--approve all did not run the command")
+	}
+}
+
+func TestHostCommandFromCommandLine(t *testing.T) {
+	server := llmtest.NewOpenAI(t)
+	c := newCLI(t, "AGENTDESK_BASE_URL="+server.URL, "AGENTDESK_MODEL=m")
+	project := t.TempDir()
+	_, errOut, _ := c.run("", "run", "--project", project, "hi")
+	id := strings.Fields(errOut[strings.LastIndex(errOut, "session ")+8:])[0]
+	server.Push(llmtest.Reply{Text: "SUMMARY of hi"})
+	_, errOut, code := c.run("", "run", "--session", id, "/compact")
+	if code != 0 || !strings.Contains(errOut, "Compacted") {
+		t.Fatalf("/compact: %d\n%s", code, errOut)
+	}
+}

@@ -1,0 +1,82 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+)
+
+func TestVersionMatchesFyneAppToml(t *testing.T) {
+	toml, err := os.ReadFile(filepath.Join("..", "FyneApp.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`Version = "([^"]+)"`).FindSubmatch(toml)
+	if m == nil || string(m[1]) != version {
+		t.Fatalf("FyneApp.toml version %q, app version %q: keep them equal", m, version)
+	}
+}
+
+func TestHelpAndVersionAndUnknownCommand(t *testing.T) {
+	var out, errOut bytes.Buffer
+	if code := run([]string{"version"}, nil, &out, &errOut); code != 0 || out.String() != "agentdesk "+version+"\n" {
+		t.Fatalf("version: %d %q", code, out.String())
+	}
+	out.Reset()
+	if code := run([]string{"help"}, nil, &out, &errOut); code != 0 || !strings.Contains(out.String(), "agentdesk ext install URL") {
+		t.Fatalf("help: %d %q", code, out.String())
+	}
+	if code := run([]string{"frobnicate"}, nil, &out, &errOut); code != 2 || !strings.Contains(errOut.String(), "unknown command") {
+		t.Fatalf("unknown: %d %q", code, errOut.String())
+	}
+}
+
+func TestParseArgs(t *testing.T) {
+	a, err := parseArgs([]string{"https://x/y.git", "--ref", "v1", "--json", "--x=1"}, []string{"ref", "x"}, []string{"json"})
+	if err != nil || a.pos[0] != "https://x/y.git" || a.vals["ref"] != "v1" || a.vals["x"] != "1" || !a.bools["json"] {
+		t.Fatalf("%+v %v", a, err)
+	}
+	if _, err := parseArgs([]string{"--ref"}, []string{"ref"}, nil); err == nil {
+		t.Error("a flag without its value must fail")
+	}
+	if _, err := parseArgs([]string{"--nope"}, nil, nil); err == nil || !strings.Contains(err.Error(), "--nope") {
+		t.Errorf("unknown flag: %v", err)
+	}
+	a, _ = parseArgs([]string{"--", "--not-a-flag"}, nil, nil)
+	if a.pos[0] != "--not-a-flag" {
+		t.Errorf("-- must end flags: %+v", a)
+	}
+}
+
+var (
+	buildOnce sync.Once
+	binPath   string
+	buildErr  error
+)
+
+// agentdeskBinary builds the real binary once per test run.
+func agentdeskBinary(t *testing.T) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "agentdesk-bin")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		binPath = filepath.Join(dir, "agentdesk")
+		out, err := exec.Command("go", "build", "-tags", "migrated_fynedo", "-o", binPath, ".").CombinedOutput()
+		if err != nil {
+			buildErr = err
+			binPath = string(out)
+		}
+	})
+	if buildErr != nil {
+		t.Fatalf("build agentdesk: %v\n%s", buildErr, binPath)
+	}
+	return binPath
+}

@@ -1,0 +1,300 @@
+//go:build xvfb
+
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"image"
+	"image/png"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/agentdesk/agentdesk/agent/llm/llmtest"
+	"github.com/agentdesk/agentdesk/extensions/gittest"
+)
+
+// These tests run the real binary in a real X server (Xvfb): `make smoke`.
+// Screenshots are kept under bin/artifacts for people to look at.
+
+type xserver struct {
+	t       *testing.T
+	display string
+	cmd     *exec.Cmd
+}
+
+func startXvfb(t *testing.T) *xserver {
+	t.Helper()
+	for n := 90; n < 120; n++ {
+		if _, err := os.Stat(fmt.Sprintf("/tmp/.X11-unix/X%d", n)); err == nil {
+			continue
+		}
+		cmd := exec.Command("Xvfb", fmt.Sprintf(":%d", n), "-screen", "0", "1280x800x24", "-nolisten", "tcp")
+		if err := cmd.Start(); err != nil {
+			t.Fatalf("start Xvfb (make deps installs it): %v", err)
+		}
+		x := &xserver{t: t, display: fmt.Sprintf(":%d", n), cmd: cmd}
+		t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+		if x.waitReady() {
+			return x
+		}
+		cmd.Process.Kill()
+		cmd.Wait()
+	}
+	t.Fatal("no free X display")
+	return nil
+}
+
+func (x *xserver) waitReady() bool {
+	for i := 0; i < 100; i++ {
+		if exec.Command("xdpyinfo", "-display", x.display).Run() == nil {
+			return true
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	return false
+}
+
+func (x *xserver) run(name string, args ...string) (string, error) {
+	cmd := exec.Command(name, args...)
+	cmd.Env = append(os.Environ(), "DISPLAY="+x.display)
+	out, err := cmd.CombinedOutput()
+	return strings.TrimSpace(string(out)), err
+}
+
+// waitWindow finds a window by its exact title.
+func (x *xserver) waitWindow(title string) string {
+	x.t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for time.Now().Before(deadline) {
+		if id, err := x.run("xdotool", "search", "--name", "^"+title+"$"); err == nil && id != "" {
+			return strings.Fields(id)[0]
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	x.t.Fatalf("no window titled %q appeared", title)
+	return ""
+}
+
+// screenshot saves one window (or the whole screen for "root") and fails
+// if it is blank.
+func (x *xserver) screenshot(window, name string) string {
+	x.t.Helper()
+	if window != "root" { // no window manager: bring it on top so its pixels are on screen
+		x.run("xdotool", "windowraise", window)
+		time.Sleep(500 * time.Millisecond)
+	}
+	dir := filepath.Join("..", "bin", "artifacts")
+	os.MkdirAll(dir, 0o755)
+	path := filepath.Join(dir, name)
+	if out, err := x.run("import", "-window", window, path); err != nil {
+		x.t.Fatalf("screenshot: %v %s", err, out)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		x.t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		x.t.Fatal(err)
+	}
+	if n := distinctColors(img, 64); n < 16 {
+		x.t.Fatalf("screenshot %s looks blank (%d colours)", path, n)
+	}
+	return path
+}
+
+func distinctColors(img image.Image, limit int) int {
+	seen := map[uint32]bool{}
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y += 3 {
+		for x := b.Min.X; x < b.Max.X; x += 3 {
+			r, g, bl, _ := img.At(x, y).RGBA()
+			seen[(r>>8)<<16|(g>>8)<<8|bl>>8] = true
+			if len(seen) >= limit {
+				return len(seen)
+			}
+		}
+	}
+	return len(seen)
+}
+
+type runningApp struct {
+	t    *testing.T
+	cmd  *exec.Cmd
+	home string
+	out  *bytes.Buffer
+}
+
+func startApp(t *testing.T, x *xserver, env []string, args ...string) *runningApp {
+	t.Helper()
+	home := t.TempDir()
+	project := filepath.Join(home, "project")
+	os.MkdirAll(project, 0o755)
+	cmd := exec.Command(agentdeskBinary(t), args...)
+	cmd.Dir = project
+	cmd.Env = append([]string{"DISPLAY=" + x.display, "AGENTDESK_HOME=" + home, "HOME=" + home, "PATH=" + os.Getenv("PATH"),
+		"LANG=C.UTF-8", "AGENTDESK_PROJECT=" + project}, env...)
+	out := &bytes.Buffer{}
+	cmd.Stdout, cmd.Stderr = out, out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	a := &runningApp{t: t, cmd: cmd, home: home, out: out}
+	t.Cleanup(func() {
+		if cmd.ProcessState == nil {
+			cmd.Process.Kill()
+			cmd.Wait()
+		}
+	})
+	return a
+}
+
+// quit asks the app to quit (SIGTERM, as a session manager does) and
+// expects a clean exit.
+func (a *runningApp) quit() {
+	a.t.Helper()
+	a.cmd.Process.Signal(syscall.SIGTERM)
+	done := make(chan error, 1)
+	go func() { done <- a.cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			a.t.Fatalf("the app did not exit cleanly: %v\n%s", err, a.out)
+		}
+	case <-time.After(20 * time.Second):
+		a.t.Fatalf("the app did not quit\n%s", a.out)
+	}
+}
+
+// dump asks the app for the text of its windows (SIGUSR1).
+func (a *runningApp) dump(want string) string {
+	a.t.Helper()
+	path := filepath.Join(a.home, "ui-dump.txt")
+	deadline := time.Now().Add(60 * time.Second)
+	var text string
+	for time.Now().Before(deadline) {
+		a.cmd.Process.Signal(syscall.SIGUSR1)
+		time.Sleep(300 * time.Millisecond)
+		body, _ := os.ReadFile(path)
+		if text = string(body); strings.Contains(text, want) {
+			return text
+		}
+	}
+	a.t.Fatalf("the app never showed %q; last dump:\n%s\noutput:\n%s", want, text, a.out)
+	return ""
+}
+
+func TestXvfbSmoke(t *testing.T) {
+	x := startXvfb(t)
+	a := startApp(t, x, nil)
+	win := x.waitWindow("AgentDesk — project")
+	a.dump("Ask anything about this project")
+	shot := x.screenshot(win, "main-window.png")
+	t.Logf("screenshot: %s", shot)
+	a.quit()
+}
+
+func TestXvfbExtensionsPane(t *testing.T) {
+	r := gittest.NewRepo(t)
+	r.Commit(t, "main", "fixture", fixture(t))
+	r.SetHEAD(t, "main")
+	srv := gittest.Serve(t, map[string]*gittest.Repo{"fixture": r})
+	x := startXvfb(t)
+	a := startApp(t, x, []string{"SSL_CERT_FILE=" + srv.CAFile}, "--preferences", "Agent Extensions")
+	win := x.waitWindow("Preferences")
+	a.dump("Paste a plugin's git URL")
+	// The URL entry has the focus when the pane opens: type and press Enter.
+	if out, err := x.run("xdotool", "type", "--window", win, "--delay", "5", srv.URL+"/fixture.git"); err != nil {
+		t.Fatalf("xdotool type: %v %s", err, out)
+	}
+	a.dump("/fixture.git")
+	if out, err := x.run("xdotool", "key", "--window", win, "Return"); err != nil {
+		t.Fatalf("xdotool key: %v %s", err, out)
+	}
+	text := a.dump("Review and enable")
+	for _, want := range []string{"Fixture", "1.0.0 · ", "Disabled", "6 hooks · 1 skills", "declares mcpServers: not supported"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the card lacks %q:\n%s", want, text)
+		}
+	}
+	t.Logf("screenshot: %s", x.screenshot(win, "extensions-pane.png"))
+	a.quit()
+}
+
+func (x *xserver) keys(win string, keys ...string) {
+	x.t.Helper()
+	if out, err := x.run("xdotool", append([]string{"key", "--window", win}, keys...)...); err != nil {
+		x.t.Fatalf("xdotool key %v: %v %s", keys, err, out)
+	}
+}
+
+func (x *xserver) typeText(win, text string) {
+	x.t.Helper()
+	if out, err := x.run("xdotool", "type", "--window", win, "--delay", "5", text); err != nil {
+		x.t.Fatalf("xdotool type: %v %s", err, out)
+	}
+}
+
+// TestXvfbChat is a person's first session against a model server: send
+// a prompt, approve an edit in the modal, see the answer, quit, reopen
+// and find the session again.
+func TestXvfbChat(t *testing.T) {
+	server := llmtest.NewOpenAI(t)
+	server.Push(
+		llmtest.Reply{Text: "I'll create the file.", ToolCalls: []llmtest.ToolCall{{Name: "write_file", Args: `{"path":"hello.txt","content":"hello from AgentDesk\n"}`}}},
+		llmtest.Reply{Text: "Created **hello.txt** with a greeting:\n\n```sh\ncat hello.txt\n```"},
+	)
+	x := startXvfb(t)
+	env := []string{"AGENTDESK_BASE_URL=" + server.URL, "AGENTDESK_MODEL=" + llmtest.ModelName}
+	a := startApp(t, x, env)
+	win := x.waitWindow("AgentDesk — project")
+	a.dump("Ask anything about this project")
+	x.typeText(win, "create hello.txt")
+	x.keys(win, "Return")
+	a.dump("Allow write_file?")
+	t.Logf("screenshot: %s", x.screenshot(win, "approval.png"))
+	x.keys(win, "Return") // Enter = Allow once
+	a.dump("assistant: Created **hello.txt**")
+	if body, err := os.ReadFile(filepath.Join(a.home, "project", "hello.txt")); err != nil || string(body) != "hello from AgentDesk\n" {
+		t.Fatalf("the approved edit was not made: %q %v", body, err)
+	}
+	t.Logf("screenshot: %s", x.screenshot(win, "chat.png"))
+	a.quit()
+
+	// Reopen: the session is listed and resumes with its transcript.
+	again := restartApp(t, x, a, env)
+	win = x.waitWindow("AgentDesk — project")
+	text := again.dump("assistant: Created **hello.txt**")
+	if !strings.Contains(text, "create hello.txt") {
+		t.Fatalf("the session is not listed after a restart:\n%s", text)
+	}
+	again.quit()
+}
+
+// restartApp starts the app again on the same home and project.
+func restartApp(t *testing.T, x *xserver, prev *runningApp, env []string) *runningApp {
+	t.Helper()
+	cmd := exec.Command(agentdeskBinary(t))
+	cmd.Dir = filepath.Join(prev.home, "project")
+	cmd.Env = append([]string{"DISPLAY=" + x.display, "AGENTDESK_HOME=" + prev.home, "HOME=" + prev.home, "PATH=" + os.Getenv("PATH"), "LANG=C.UTF-8"}, env...)
+	out := &bytes.Buffer{}
+	cmd.Stdout, cmd.Stderr = out, out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	a := &runningApp{t: t, cmd: cmd, home: prev.home, out: out}
+	t.Cleanup(func() {
+		if cmd.ProcessState == nil {
+			cmd.Process.Kill()
+			cmd.Wait()
+		}
+	})
+	return a
+}
