@@ -199,3 +199,31 @@ func TestTranscriptHandlesManyMessages(t *testing.T) {
 		t.Fatalf("%d rows rendered: the list must build only what is visible", built)
 	}
 }
+
+func TestRalphRoundsFoldIntoOneRowWithTheirChildTranscript(t *testing.T) {
+	h := newHarness(t, harnessOptions{})
+	u := h.open(true)
+	tv := u.chat.transcript
+	tv.setEntries("parent", nil)
+	round := func(status string) agent.Entry {
+		return agent.Entry{Session: "parent", Role: agent.RoleHost, Host: &agent.Host{Kind: agent.HostRalph, Child: "child1", Round: 1, Rounds: 3, Status: status, Text: "task"}}
+	}
+	tv.add(round(agent.RalphRunning))
+	tv.add(agent.Entry{Session: "child1", Role: llm.RoleUser, Parts: []llm.Part{{Kind: llm.PartText, Text: "Task: build it"}}})
+	tv.add(agent.Entry{Session: "child1", Role: llm.RoleAssistant, Parts: []llm.Part{{Kind: llm.PartText, Text: "built part one"}}})
+	tv.add(round(agent.RalphContinue))
+	h.loop.runQueued()
+	if len(tv.items) != 1 {
+		t.Fatalf("%d rows, want the round folded into one", len(tv.items))
+	}
+	h.relayout(u.main)
+	text := windowText(u.main)
+	if !strings.Contains(text, "Ralph round 1/3 — continuing") || strings.Contains(text, "built part one") {
+		t.Fatalf("collapsed round:\n%s", text)
+	}
+	test.Tap(findButton(u.main.Content(), "Ralph round 1/3"))
+	h.relayout(u.main)
+	if text := windowText(u.main); !strings.Contains(text, "› Task: build it") || !strings.Contains(text, "built part one") {
+		t.Fatalf("expanded round lacks the child transcript:\n%s", text)
+	}
+}
