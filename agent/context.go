@@ -63,6 +63,13 @@ func (s *Session) system() string {
 	return systemPrompt{Project: s.project, Agents: s.agents, Skills: catalog.Prompt(), Summary: s.summary, Extension: blocks}.String()
 }
 
+// reporting lets the lifecycle call show its progress in the status bar.
+func (s *Session) reporting(ctx context.Context) context.Context {
+	return withStatus(ctx, func(status string) {
+		s.bus.Publish(Event{Kind: EventStatus, Session: s.info.ID, Status: status})
+	})
+}
+
 func hashText(text string) string {
 	sum := sha256.Sum256([]byte(text))
 	return hex.EncodeToString(sum[:])
@@ -78,7 +85,7 @@ func (s *Session) sessionStart(ctx context.Context, source string) {
 	if _, cfg, err := s.a.cfg.Provider(); err == nil {
 		model = cfg.Model
 	}
-	res := s.a.cfg.Lifecycle.SessionStart(ctx, SessionStartEvent{
+	res := s.a.cfg.Lifecycle.SessionStart(s.reporting(ctx), SessionStartEvent{
 		SessionID: s.info.ID, ProjectDir: s.project, Source: source, Model: model})
 	s.notices(ctx, res.Notices)
 	for _, b := range res.Blocks {

@@ -94,3 +94,18 @@ func (NopLifecycle) SessionStart(context.Context, SessionStartEvent) HookResult 
 func (NopLifecycle) UserPromptSubmit(context.Context, PromptEvent) HookResult   { return HookResult{} }
 func (NopLifecycle) SubagentStart(context.Context, SubagentEvent) HookResult    { return HookResult{} }
 func (NopLifecycle) Enabled() []string                                          { return nil }
+
+type statusKey struct{}
+
+// withStatus gives a lifecycle call a way to say what it is doing.
+func withStatus(ctx context.Context, report func(string)) context.Context {
+	return context.WithValue(ctx, statusKey{}, report)
+}
+
+// ReportStatus shows a short line (such as a hook's statusMessage) in
+// the status bar while a lifecycle call runs. It does nothing outside one.
+func ReportStatus(ctx context.Context, status string) {
+	if report, ok := ctx.Value(statusKey{}).(func(string)); ok {
+		report(status)
+	}
+}

@@ -199,7 +199,9 @@ func (x *extCLI) printTrust(t extensions.Trust) {
 	for _, h := range t.Hooks {
 		fmt.Fprintf(x.out, "  %s [%s] %s (timeout %s)\n", h.Event, h.MatcherText(), h.ArgvText(), h.TimeoutText())
 	}
-	if t.Diff != nil {
+	fmt.Fprintf(x.out, "  where ${CLAUDE_PLUGIN_ROOT} is %s\n  and ${CLAUDE_PLUGIN_DATA} is %s\n", t.PluginRoot, t.PluginData)
+	if t.Diff != nil && !t.Diff.Empty() {
+		fmt.Fprintln(x.out, "Changed since you last trusted it:")
 		for _, line := range extensions.DiffLines(*t.Diff) {
 			fmt.Fprintf(x.out, "  %s\n", line)
 		}

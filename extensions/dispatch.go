@@ -280,6 +280,9 @@ func (d *Dispatcher) runHook(ctx context.Context, x active, h manifest.Hook, c c
 	}
 	env := hookrun.Environ(hookrun.EnvInput{Parent: d.environ(), HookPATH: d.hookPATH(), PluginRoot: x.dir,
 		PluginData: x.data, ProjectDir: c.project, SessionID: c.session, Event: c.event})
+	if h.StatusMessage != "" {
+		agent.ReportStatus(ctx, x.label+": "+h.StatusMessage)
+	}
 	started := time.Now()
 	res := hookrun.Run(ctx, hookrun.Spec{Argv: argv, Dir: c.project, Env: env, Stdin: c.stdin(), Timeout: timeout})
 	if h.IgnoreExit {

@@ -123,6 +123,14 @@ func hosts(s *agent.Session, kind agent.HostKind) []string {
 func TestFixtureContextReachesTheRequest(t *testing.T) {
 	l := newLoopEnv(t, nil, "fixture")
 	s := l.session()
+	events, _ := s.Bus().Drain()
+	shown := false
+	for _, ev := range events {
+		shown = shown || ev.Kind == agent.EventStatus && ev.Status == "Fixture: Starting fixture"
+	}
+	if !shown {
+		t.Error("the hook's statusMessage was not shown while it ran")
+	}
 	r := l.send(s, "hello")
 	if strings.Count(r.System, "fixture context for SessionStart run 1") != 1 {
 		t.Fatalf("SessionStart context not in the system prompt once:\n%s", r.System)

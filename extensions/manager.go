@@ -30,15 +30,9 @@ type Manager struct {
 
 	mu       sync.Mutex
 	opLocks  map[string]*sync.Mutex
-	versions map[string]cachedVersion // id + commit → decoded package
 	inUse    map[string]int           // version folder → running hooks
 	doomed   map[string]bool          // version folders to delete when no hook uses them
 	onRemove []func(id string)        // called before an extension stops being active
-}
-
-type cachedVersion struct {
-	pkg  *manifest.Package
-	hash string
 }
 
 // Option configures a Manager.
@@ -63,7 +57,7 @@ func WithLogger(l *slog.Logger) Option { return func(m *Manager) { m.log = l } }
 // what interrupted installs, updates and uninstalls left behind.
 func NewManager(ctx context.Context, db *storage.DB, root string, opts ...Option) (*Manager, error) {
 	m := &Manager{db: db, store: store{root: root}, log: slog.New(slog.DiscardHandler),
-		opLocks: map[string]*sync.Mutex{}, versions: map[string]cachedVersion{}, inUse: map[string]int{}, doomed: map[string]bool{}}
+		opLocks: map[string]*sync.Mutex{}, inUse: map[string]int{}, doomed: map[string]bool{}}
 	for _, o := range opts {
 		o(m)
 	}
@@ -133,16 +127,10 @@ func (m *Manager) withRegistryLock(fn func() error) error {
 	return fn()
 }
 
-// version returns the validated package of one commit (cached; version
-// folders are immutable).
+// version returns the validated package of one commit. It is read from
+// the registry every time (a few kilobytes of JSON): a cache would go
+// stale when another process re-stamps the version's files.
 func (m *Manager) version(ctx context.Context, id, commit string) (*manifest.Package, string, error) {
-	key := id + "\x00" + commit
-	m.mu.Lock()
-	c, ok := m.versions[key]
-	m.mu.Unlock()
-	if ok {
-		return c.pkg, c.hash, nil
-	}
 	v, err := m.db.ExtensionVersion(ctx, id, commit)
 	if err != nil {
 		return nil, "", err
@@ -151,9 +139,6 @@ func (m *Manager) version(ctx context.Context, id, commit string) (*manifest.Pac
 	if err != nil {
 		return nil, "", err
 	}
-	m.mu.Lock()
-	m.versions[key] = cachedVersion{pkg: pkg, hash: v.HooksHash}
-	m.mu.Unlock()
 	return pkg, v.HooksHash, nil
 }
 
@@ -223,7 +208,6 @@ func (m *Manager) discardVersions(id string, commits []string) {
 		if busy {
 			m.doomed[dir] = true
 		}
-		delete(m.versions, id+"\x00"+c)
 		m.mu.Unlock()
 		if !busy {
 			os.RemoveAll(dir)

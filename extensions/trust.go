@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"strings"
 
 	"github.com/agentdesk/agentdesk/extensions/manifest"
 	"github.com/agentdesk/agentdesk/storage"
@@ -26,6 +25,9 @@ type Trust struct {
 	Reason  string // why a review is needed again, if it is
 	Diff    *manifest.HookDiff
 	Warning string
+	// What the argv's variables stand for: the installed folder and the
+	// extension's data folder (${CLAUDE_PROJECT_DIR} is the open project).
+	PluginRoot, PluginData string
 }
 
 // NeedsConfirmation reports whether the trust dialog must be shown; an
@@ -43,7 +45,8 @@ func (m *Manager) TrustPrompt(ctx context.Context, id string) (Trust, error) {
 	if err != nil {
 		return Trust{}, err
 	}
-	t := Trust{ID: id, Name: displayName(pkg.Manifest), Hash: hash, Reason: e.ReviewReason, Warning: TrustWarning}
+	t := Trust{ID: id, Name: displayName(pkg.Manifest), Hash: hash, Reason: e.ReviewReason, Warning: TrustWarning,
+		PluginRoot: m.store.versionDir(id, e.ActiveCommit), PluginData: m.store.dataDir(id)}
 	for _, h := range runnableHooks(pkg) {
 		t.Hooks = append(t.Hooks, Hook{Event: h.Event, Matcher: h.Matcher, Argv: h.Argv, TimeoutS: h.Timeout, Key: h.Key()})
 	}
@@ -123,14 +126,7 @@ func (m *Manager) restampIfTampered(ctx context.Context, e storage.Extension, pk
 		return nil, err
 	}
 	v.Package, v.HooksHash = body, manifest.HooksHash(runnableHooks(fresh))
-	m.forget(e.ID, e.ActiveCommit)
 	return &v, nil
-}
-
-func (m *Manager) forget(id, commit string) {
-	m.mu.Lock()
-	delete(m.versions, id+"\x00"+commit)
-	m.mu.Unlock()
 }
 
 // Disable deactivates id at once: its running hooks are stopped and its
@@ -207,13 +203,6 @@ func (m *Manager) Uninstall(ctx context.Context, id string) error {
 	if err != nil {
 		return fmt.Errorf("uninstall %s: %w", id, err)
 	}
-	m.mu.Lock()
-	for k := range m.versions {
-		if len(k) > len(id) && k[:len(id)+1] == id+"\x00" {
-			delete(m.versions, k)
-		}
-	}
-	m.mu.Unlock()
 	return errors.Join(os.RemoveAll(m.store.extensionDir(id)), os.RemoveAll(m.store.dataDir(id)))
 }
 
@@ -233,14 +222,8 @@ func DiffLines(d manifest.HookDiff) []string {
 	return lines
 }
 
+// hookLine shows a declared hook the way the hook list does.
 func hookLine(h manifest.Hook) string {
-	matcher := h.Matcher
-	if matcher == "" {
-		matcher = "*"
-	}
-	timeout := "default timeout"
-	if h.Timeout > 0 {
-		timeout = fmt.Sprintf("%ds", h.Timeout)
-	}
-	return fmt.Sprintf("%s [%s] %s (%s)", h.Event, matcher, strings.Join(h.Argv, " "), timeout)
+	v := Hook{Event: h.Event, Matcher: h.Matcher, Argv: h.Argv, TimeoutS: h.Timeout}
+	return fmt.Sprintf("%s [%s] %s (timeout %s)", v.Event, v.MatcherText(), v.ArgvText(), v.TimeoutText())
 }

@@ -247,8 +247,9 @@ func (p *extensionsPane) showTrust(t extensions.Trust) {
 	}
 	content.Add(widget.NewLabelWithStyle("Commands that will run", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
 	content.Add(monoBlock(strings.Join(trustLines(t.Hooks), "\n")))
-	content.Add(&widget.Label{Text: "${CLAUDE_PLUGIN_ROOT} is the extension's installed folder; ${CLAUDE_PLUGIN_DATA} its data folder. Hooks run without a shell, in the project folder, with a minimal environment and no API keys.",
-		Wrapping: fyne.TextWrapWord, Importance: widget.LowImportance})
+	content.Add(&widget.Label{Text: "${CLAUDE_PLUGIN_ROOT} is " + t.PluginRoot + "\n${CLAUDE_PLUGIN_DATA} is " + t.PluginData +
+		"\nHooks run without a shell, in the project folder, with a minimal environment and no API keys.",
+		Wrapping: fyne.TextWrapBreak, Importance: widget.LowImportance})
 	d := dialog.NewCustomConfirm("Enable "+t.Name+"?", "Enable", "Cancel", container.NewVScroll(content), func(ok bool) {
 		if ok {
 			p.enable(t.ID, t.Hash)

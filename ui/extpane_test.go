@@ -122,7 +122,7 @@ func TestPaneLifecycle(t *testing.T) {
 	}
 	p.tap("Review and enable")
 	p.waitText("What changed since you last trusted it")
-	if dlg := allText(topOverlay(p.win)); !strings.Contains(dlg, "(5s)  →  ") || !strings.Contains(dlg, "(9s)") {
+	if dlg := allText(topOverlay(p.win)); !strings.Contains(dlg, "(timeout 5s)  →  ") || !strings.Contains(dlg, "(timeout 9s)") {
 		t.Fatalf("diff not shown:\n%s", dlg)
 	}
 	p.tap("Cancel")

@@ -1,0 +1,182 @@
+//go:build unix
+
+package extensions_test
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/agentdesk/agentdesk/agent"
+	"github.com/agentdesk/agentdesk/extensions"
+	"github.com/agentdesk/agentdesk/extensions/gittest"
+	"github.com/agentdesk/agentdesk/storage"
+)
+
+// benchHookPATH is the PATH the benchmark hooks get.
+const benchHookPATH = "/usr/bin:/bin"
+
+// benchExtensions is a Manager with enabled extensions, each with one
+// UserPromptSubmit hook running its hooks/run.sh, and their Dispatcher.
+type benchExtensions struct {
+	disp    *extensions.Dispatcher
+	infos   []extensions.Info
+	project string
+}
+
+// newBenchExtensions installs and enables n extensions over loopback HTTPS
+// whose hook script runs body.
+func newBenchExtensions(b *testing.B, n int, body string) *benchExtensions {
+	b.Helper()
+	repos := map[string]*gittest.Repo{}
+	for i := range n {
+		r := gittest.NewRepo(b)
+		r.Commit(b, "main", "bench", hookPlugin(fmt.Sprintf("bench-%d", i), body))
+		r.SetHEAD(b, "main")
+		repos[fmt.Sprintf("bench-%d", i)] = r
+	}
+	srv := gittest.Serve(b, repos)
+	dir := b.TempDir()
+	ctx := context.Background()
+	db, err := storage.Open(ctx, filepath.Join(dir, "agentdesk.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { db.Close() })
+	m, err := extensions.NewManager(ctx, db, filepath.Join(dir, "extensions"), extensions.WithHTTPClient(srv.Client))
+	if err != nil {
+		b.Fatal(err)
+	}
+	x := &benchExtensions{project: filepath.Join(dir, "project"),
+		disp: extensions.NewDispatcher(m, extensions.DispatcherConfig{HookPATH: func() string { return benchHookPATH }})}
+	if err := os.MkdirAll(x.project, 0o755); err != nil {
+		b.Fatal(err)
+	}
+	for i := range n {
+		x.infos = append(x.infos, installEnabled(b, m, fmt.Sprintf("%s/bench-%d.git", srv.URL, i)))
+	}
+	return x
+}
+
+func hookPlugin(name, body string) map[string]gittest.File {
+	return map[string]gittest.File{
+		".codex-plugin/plugin.json": {Body: `{"name":"` + name + `","version":"1.0.0","description":"benchmark plugin"}`},
+		"hooks/hooks.json":          {Body: `{"hooks":{"UserPromptSubmit":[{"hooks":[{"type":"command","command":"${CLAUDE_PLUGIN_ROOT}/hooks/run.sh"}]}]}}`},
+		"hooks/run.sh":              {Body: "#!/bin/sh\n" + body + "\n", Mode: 0o755},
+	}
+}
+
+func installEnabled(b *testing.B, m *extensions.Manager, url string) extensions.Info {
+	b.Helper()
+	ctx := context.Background()
+	info, err := m.Install(ctx, url, "", nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	trust, err := m.TrustPrompt(ctx, info.ID)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if info, err = m.Enable(ctx, info.ID, trust.Hash); err != nil {
+		b.Fatal(err)
+	}
+	return info
+}
+
+// submit fires UserPromptSubmit once, fails on any hook notice and
+// returns how long it took.
+func (x *benchExtensions) submit(b *testing.B) time.Duration {
+	began := time.Now()
+	res := x.disp.UserPromptSubmit(context.Background(), agent.PromptEvent{SessionID: "bench", ProjectDir: x.project, Prompt: "go"})
+	took := time.Since(began)
+	if len(res.Notices) > 0 {
+		b.Fatalf("hook notices: %+v", res.Notices)
+	}
+	return took
+}
+
+// paired collects timings of two contenders run alternately in one
+// benchmark, so load from elsewhere on the machine hits both alike.
+type paired struct {
+	ours, yardstick []time.Duration
+}
+
+// run times ours and yardstick once each, alternating which goes first.
+func (p *paired) run(ours, yardstick func() time.Duration) {
+	if len(p.ours)%2 == 0 {
+		p.ours = append(p.ours, ours())
+		p.yardstick = append(p.yardstick, yardstick())
+		return
+	}
+	p.yardstick = append(p.yardstick, yardstick())
+	p.ours = append(p.ours, ours())
+}
+
+// report reports both medians in milliseconds under the given names, the
+// median of the pairwise differences (added-ms) and of the pairwise
+// ratios (ratio).
+func (p *paired) report(b *testing.B, oursName, yardstickName string) {
+	added := make([]time.Duration, len(p.ours))
+	ratios := make([]float64, len(p.ours))
+	for i := range p.ours {
+		added[i] = p.ours[i] - p.yardstick[i]
+		ratios[i] = float64(p.ours[i]) / float64(p.yardstick[i])
+	}
+	b.ReportMetric(millis(median(p.ours)), oursName+"-median-ms")
+	b.ReportMetric(millis(median(p.yardstick)), yardstickName+"-median-ms")
+	b.ReportMetric(millis(median(added)), "added-ms")
+	b.ReportMetric(median(ratios), "ratio")
+}
+
+func median[T cmp.Ordered](samples []T) T {
+	sorted := slices.Clone(samples)
+	slices.Sort(sorted)
+	return sorted[len(sorted)/2]
+}
+
+func millis(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+// BenchmarkHookDispatch compares one UserPromptSubmit through the
+// Dispatcher (registry read, tamper check, environment, run, parse, run
+// record) for one extension whose hook is a trivial script with exec'ing
+// that same script directly, alternately; added-ms is what the dispatcher
+// adds per hook at the median. ns/op covers both runs.
+func BenchmarkHookDispatch(b *testing.B) {
+	x := newBenchExtensions(b, 1, "exit 0")
+	script := filepath.Join(x.infos[0].Dir, "hooks", "run.sh")
+	direct := func() time.Duration {
+		began := time.Now()
+		if err := exec.CommandContext(b.Context(), script).Run(); err != nil {
+			b.Fatal(err)
+		}
+		return time.Since(began)
+	}
+	var p paired
+	for b.Loop() {
+		p.run(func() time.Duration { return x.submit(b) }, direct)
+	}
+	p.report(b, "dispatch", "exec")
+}
+
+// slowHook is a hook that takes 100 ms.
+const slowHook = "sleep 0.1"
+
+// BenchmarkSlowPromptHooks measures UserPromptSubmit with five enabled
+// extensions whose hooks each take 100 ms against one such extension,
+// alternately: extensions run concurrently, so the ratio should be close
+// to 1 (5 if they ran one after another). ns/op covers both runs.
+func BenchmarkSlowPromptHooks(b *testing.B) {
+	one := newBenchExtensions(b, 1, slowHook)
+	five := newBenchExtensions(b, 5, slowHook)
+	var p paired
+	for b.Loop() {
+		p.run(func() time.Duration { return five.submit(b) }, func() time.Duration { return one.submit(b) })
+	}
+	p.report(b, "five", "one")
+}
