@@ -21,7 +21,6 @@ import (
 
 const testPATH = "/usr/bin:/bin"
 
-
 // loopEnv is the fixture extension, installed over loopback HTTPS and
 // enabled, feeding a real agent loop that talks to a fake model server.
 type loopEnv struct {

@@ -30,9 +30,9 @@ type Manager struct {
 
 	mu       sync.Mutex
 	opLocks  map[string]*sync.Mutex
-	inUse    map[string]int           // version folder → running hooks
-	doomed   map[string]bool          // version folders to delete when no hook uses them
-	onRemove []func(id string)        // called before an extension stops being active
+	inUse    map[string]int    // version folder → running hooks
+	doomed   map[string]bool   // version folders to delete when no hook uses them
+	onRemove []func(id string) // called before an extension stops being active
 }
 
 // Option configures a Manager.

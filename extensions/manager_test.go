@@ -182,7 +182,9 @@ func TestLimitsTooManyFilesAndTooManyBytes(t *testing.T) {
 	}
 }
 
-func filepathN(prefix string, i int) string { return prefix + "/" + string(rune('a'+i%26)) + string(rune('a'+i/26)) }
+func filepathN(prefix string, i int) string {
+	return prefix + "/" + string(rune('a'+i%26)) + string(rune('a'+i/26))
+}
 
 func TestDuplicateIDRejected(t *testing.T) {
 	e := newTestEnv(t, map[string]*gittest.Repo{"one": repo(t, plugin("same", "", true)), "two": repo(t, plugin("same", "", false))})
@@ -337,4 +339,3 @@ func containsText(list []string, sub string) bool {
 	}
 	return false
 }
-
