@@ -49,13 +49,16 @@ integration: deps
 $(FYNE):
 	GOBIN=$(CURDIR)/bin $(GO) install fyne.io/tools/cmd/fyne@$(FYNE_TOOLS_VERSION)
 
+# fyne package rewrites the metadata it reads (it bumps Build); the
+# original is put back so the tree stays clean.
 bundle: build $(FYNE)
 	$(GO) build -tags "$(TAGS) release" -o $(BIN) ./app
+	cp FyneApp.toml bin/FyneApp.toml.orig
 	@case "$$(uname -s)" in \
 	Darwin) ./$(FYNE) package --target darwin --executable $(BIN) --src . --release ;; \
 	*) ./$(FYNE) package --target linux --executable $(BIN) --src . --release ;; \
-	esac
-	@ls -l AgentDesk.* 2>/dev/null || true
+	esac; status=$$?; mv bin/FyneApp.toml.orig FyneApp.toml; mv -f AgentDesk.tar.xz AgentDesk.app bin/ 2>/dev/null; exit $$status
+	@ls -ld bin/AgentDesk.*
 
 clean:
-	rm -rf bin AgentDesk.tar.xz AgentDesk.app
+	rm -rf bin
