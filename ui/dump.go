@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 )
@@ -98,6 +99,8 @@ func (d dumper) object(o fyne.CanvasObject) {
 
 func visibleText(o fyne.CanvasObject) string {
 	switch x := o.(type) {
+	case *canvas.Text:
+		return x.Text
 	case *widget.Label:
 		return x.Text
 	case *widget.Button:

@@ -6,8 +6,10 @@ import (
 	"strings"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -21,25 +23,34 @@ var statusText = map[extensions.Status]string{
 	extensions.StatusError:       "Error",
 }
 
-var statusImportance = map[extensions.Status]widget.Importance{
-	extensions.StatusDisabled:    widget.LowImportance,
-	extensions.StatusEnabled:     widget.SuccessImportance,
-	extensions.StatusNeedsReview: widget.WarningImportance,
-	extensions.StatusError:       widget.DangerImportance,
+var statusColor = map[extensions.Status]fyne.ThemeColorName{
+	extensions.StatusDisabled:    theme.ColorNameDisabledButton,
+	extensions.StatusEnabled:     theme.ColorNameSuccess,
+	extensions.StatusNeedsReview: theme.ColorNameWarning,
+	extensions.StatusError:       theme.ColorNameError,
+}
+
+// badge is the status pill of a card.
+func badge(s extensions.Status) fyne.CanvasObject {
+	bg := canvas.NewRectangle(theme.Color(statusColor[s]))
+	bg.CornerRadius = theme.InputRadiusSize() * 3
+	text := canvas.NewText(statusText[s], theme.Color(theme.ColorNameForegroundOnPrimary))
+	text.TextStyle = fyne.TextStyle{Bold: true}
+	text.TextSize = theme.CaptionTextSize() + 1
+	return container.NewCenter(container.NewStack(bg, container.New(layout.NewCustomPaddedLayout(3, 3, 10, 10), text)))
 }
 
 // card is one extension: identity, status, toggle, actions and details.
 func (p *extensionsPane) card(info extensions.Info) fyne.CanvasObject {
 	st := p.cardFor(info.ID)
 	subtitle := fmt.Sprintf("%s · %s · %s", orDash(info.Version), extensions.ShortCommit(info.Commit), info.SourceURL)
-	badge := &widget.Label{Text: statusText[info.Status], Importance: statusImportance[info.Status], TextStyle: fyne.TextStyle{Bold: true}}
 	toggle := &widget.Check{Text: "Enabled", Checked: info.Status == extensions.StatusEnabled}
 	toggle.OnChanged = func(on bool) { p.onToggle(info, on) }
 	if st.busy || info.Status == extensions.StatusError {
 		toggle.Disable()
 	}
-	counts := &widget.Label{Text: fmt.Sprintf("%d hooks · %d skills", len(info.Hooks), len(info.Skills)), Importance: widget.LowImportance}
-	top := container.NewHBox(badge, toggle, counts)
+	counts := &widget.Label{Text: fmt.Sprintf("%d hooks · %d skills", len(info.Hooks), len(info.Skills))}
+	top := container.NewHBox(badge(info.Status), toggle, counts)
 	if cta := p.callToAction(info); cta != nil {
 		top.Add(cta)
 	}

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 )
@@ -30,6 +31,8 @@ func walk(o fyne.CanvasObject, visit func(fyne.CanvasObject)) {
 // textOf returns the visible text of one object.
 func textOf(o fyne.CanvasObject) string {
 	switch x := o.(type) {
+	case *canvas.Text:
+		return x.Text
 	case *widget.Label:
 		return x.Text
 	case *widget.Button:

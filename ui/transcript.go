@@ -175,7 +175,8 @@ func (t *transcriptView) setStream(s agent.Stream) {
 	t.scrollToBottom()
 }
 
-// scrollToBottom follows the conversation. (List.ScrollTo, unlike
+// scrollToBottom follows the conversation: new rows scroll into view, and
+// so does the last row while it grows. (List.ScrollTo, unlike
 // ScrollToBottom, is safe before the list was first rendered.)
 func (t *transcriptView) scrollToBottom() {
 	if n := t.length(); n > 0 {
@@ -226,6 +227,9 @@ func (t *transcriptView) update(id widget.ListItemID, o fyne.CanvasObject) {
 	if h := it.obj.MinSize().Height; t.heights[id] != h {
 		t.heights[id] = h
 		t.list.SetItemHeight(id, h)
+		if id == t.length()-1 {
+			t.list.ScrollToBottom() // the last row grew: keep following it (the list is rendered here)
+		}
 	}
 }
 

@@ -27,7 +27,7 @@ func bubble(text string) fyne.CanvasObject {
 func chip(text string) fyne.CanvasObject {
 	bg := canvas.NewRectangle(theme.Color(theme.ColorNameSelection))
 	bg.CornerRadius = theme.InputRadiusSize() * 3
-	label := &widget.Label{Text: "◆ " + text, TextStyle: fyne.TextStyle{Bold: true}, Truncation: fyne.TextTruncateEllipsis}
+	label := &widget.Label{Text: "◆ " + text, TextStyle: fyne.TextStyle{Bold: true}}
 	return container.NewHBox(container.NewStack(bg, label))
 }
 
