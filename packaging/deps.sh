@@ -4,7 +4,7 @@
 # install. Quick and silent when everything is there.
 set -eu
 
-debian_packages="gcc libgl1-mesa-dev xorg-dev xvfb xdotool x11-utils imagemagick git"
+debian_packages="gcc libgl1-mesa-dev xorg-dev xvfb xdotool x11-utils imagemagick git time"
 
 need_go() {
 	if ! command -v go >/dev/null 2>&1; then

@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# Runs every Go benchmark of the module and prints the figures
+# BENCHMARKS.md quotes, each against its yardstick or goal.
+#
+# Most benchmarks run once at the default bench time; the slow or noisy
+# ones run alone for a fixed number of ops so their medians and ratios
+# rest on enough samples. `agentdesk ext install` is timed as a real
+# process, so the binary is built first into a temp folder.
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+GO=${GO:-go}
+TAGS=${TAGS:-migrated_fynedo}
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+out="$work/bench.txt"
+
+# package, -bench regexp, -benchtime of the benchmarks run on their own.
+targeted=(
+	"./agent/ ^BenchmarkSessionStream$ 20x"
+	"./ui/ ^BenchmarkChatStream$ 20x"
+	"./extensions/gitfetch/ ^BenchmarkFetchVsGitClone5MB$ 10x"
+	"./extensions/ ^BenchmarkInstallProcess5MB$ 10x"
+	"./extensions/ ^BenchmarkSlowPromptHooks$ 30x"
+)
+
+gotest() {
+	"$GO" test -tags "$TAGS" -count=1 -run '^$' -benchmem "$@" | tee -a "$out"
+}
+
+run_all() {
+	local skip="" pkg regexp benchtime
+	for t in "${targeted[@]}"; do
+		read -r pkg regexp benchtime <<<"$t"
+		skip="$skip|${regexp//[\^\$()]/}"
+	done
+	gotest -bench . -skip "^(${skip#|})$" ./...
+	for t in "${targeted[@]}"; do
+		read -r pkg regexp benchtime <<<"$t"
+		gotest -bench "$regexp" -benchtime "$benchtime" "$pkg"
+	done
+}
+
+# metric BENCHMARK UNIT prints the value BENCHMARK reported in UNIT, or
+# n/a.
+metric() {
+	awk -v name="$1" -v unit="$2" '
+		$1 == name || ($1 ~ /-[0-9]+$/ && substr($1, 1, length(name) + 1) == name "-") {
+			for (i = 3; i <= NF; i++) if ($i == unit) { print $(i - 1); found = 1; exit }
+		}
+		END { if (!found) print "n/a" }' "$out"
+}
+
+# calc EXPR evaluates a floating-point expression; n/a in, n/a out.
+calc() {
+	case "$1" in
+	*n/a*) echo n/a ;;
+	*) awk "BEGIN { v = $1; printf (v >= 1000 || v <= -1000) ? \"%.0f\" : \"%.3g\", v }" ;;
+	esac
+}
+
+row() { printf '%-34s %-36s %-36s %s\n' "$@"; }
+
+summary() {
+	local b
+	echo
+	echo "== AgentDesk benchmarks: $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2- | sed 's/^ //'), $(nproc) cores"
+	row "measure" "result" "yardstick" "ratio (goal)"
+
+	b=BenchmarkSessionStream
+	row "stream, agent loop" "$(metric $b tokens/s) tokens/s, dropped=$(metric $b dropped)" "5000 tokens/s" \
+		"$(calc "$(metric $b tokens/s) / 5000")x (>= 1, dropped=0)"
+	b=BenchmarkChatStream
+	row "stream, chat transcript" "$(metric $b tokens/s) tokens/s, dropped=$(metric $b dropped)" "5000 tokens/s" \
+		"$(calc "$(metric $b tokens/s) / 5000")x (>= 1, dropped=0)"
+	row "stream, chat redraws" "$(metric $b redraws/s) redraws/s" "30 redraws/s" "$(calc "$(metric $b redraws/s) / 30")x (<= 1)"
+
+	row "open 5,000 msgs: OpenSession" "$(calc "$(metric BenchmarkOpenSession5000 ns/op) / 1e6") ms" "-" "-"
+	row "open 5,000 msgs: transcript" "$(calc "$(metric BenchmarkTranscriptOpen5000 ns/op) / 1e6") ms" "-" "-"
+
+	b=BenchmarkFetchVsGitClone5MB
+	row "fetch 5 MB, go-git in process" "$(metric $b fetch-median-ms) ms, heap $(metric $b peak-heap-MiB) MiB" \
+		"git clone $(metric $b clone-median-ms) ms" "$(metric $b ratio)x (<= 1, heap <= 50 MiB)"
+	b=BenchmarkInstallProcess5MB
+	row "agentdesk ext install, process" "$(metric $b install-median-ms) ms, rss $(metric $b install-maxrss-MiB) MiB" \
+		"git clone $(metric $b clone-median-ms) ms, rss $(metric $b clone-maxrss-MiB) MiB" "$(metric $b ratio)x (<= 1)"
+
+	b=BenchmarkHookDispatch
+	row "hook via Dispatcher (median)" "$(metric $b dispatch-median-ms) ms" "exec.Command $(metric $b exec-median-ms) ms" \
+		"+$(metric $b added-ms) ms (<= 2 ms)"
+	b=BenchmarkSlowPromptHooks
+	row "UserPromptSubmit, 5 x 100 ms hooks" "$(metric $b five-median-ms) ms" "1 hook $(metric $b one-median-ms) ms" \
+		"$(metric $b ratio)x (~1; serial = 5)"
+}
+
+"$GO" build -tags "$TAGS" -o "$work/agentdesk" ./app
+export AGENTDESK_BENCH_BIN="$work/agentdesk"
+run_all
+summary
