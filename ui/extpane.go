@@ -101,6 +101,9 @@ func validateURL(raw string) error {
 	if u.Scheme != "https" {
 		return fmt.Errorf("only https:// URLs are supported (not %s://): plain HTTP and local paths could be tampered with", u.Scheme)
 	}
+	if u.User != nil {
+		return errors.New("remove the user name and password from the URL: private repositories are not supported yet")
+	}
 	return nil
 }
 

@@ -16,17 +16,18 @@ import (
 // Sentinel errors for errors.Is. Returned errors wrap one of them with a
 // sentence naming the host, ref, path or limit involved.
 var (
-	ErrNotHTTPS        = errors.New("only https:// git URLs are supported")
-	ErrUnreachable     = errors.New("host unreachable")
-	ErrTLS             = errors.New("TLS certificate not trusted")
-	ErrAuthRequired    = errors.New("repository requires authentication")
-	ErrNotFound        = errors.New("repository not found")
-	ErrEmptyRepository = errors.New("repository is empty")
-	ErrRefNotFound     = errors.New("ref not found")
-	ErrAmbiguousRef    = errors.New("ambiguous short commit")
-	ErrTooLarge        = errors.New("repository exceeds a size limit")
-	ErrUnsafePath      = errors.New("unsafe path in repository")
-	ErrSubmodule       = errors.New("submodules are not supported")
+	ErrNotHTTPS         = errors.New("only https:// git URLs are supported")
+	ErrCredentialsInURL = errors.New("credentials in the URL are not supported")
+	ErrUnreachable      = errors.New("host unreachable")
+	ErrTLS              = errors.New("TLS certificate not trusted")
+	ErrAuthRequired     = errors.New("repository requires authentication")
+	ErrNotFound         = errors.New("repository not found")
+	ErrEmptyRepository  = errors.New("repository is empty")
+	ErrRefNotFound      = errors.New("ref not found")
+	ErrAmbiguousRef     = errors.New("ambiguous short commit")
+	ErrTooLarge         = errors.New("repository exceeds a size limit")
+	ErrUnsafePath       = errors.New("unsafe path in repository")
+	ErrSubmodule        = errors.New("submodules are not supported")
 )
 
 // detailError carries a user-facing sentence while staying errors.Is-able

@@ -207,6 +207,9 @@ func checkURL(rawURL string) (string, error) {
 	if err != nil || u.Scheme != "https" || u.Host == "" {
 		return "", newError(ErrNotHTTPS, nil, "%s: only https:// git URLs are supported", rawURL)
 	}
+	if u.User != nil { // it would be stored in the registry and shown as the source
+		return "", newError(ErrCredentialsInURL, nil, "https://%s%s: remove the user name and password from the URL; private repositories are not supported yet", u.Host, u.Path)
+	}
 	return u.Host, nil
 }
 

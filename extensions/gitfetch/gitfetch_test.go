@@ -519,3 +519,10 @@ func TestFetchDestination(t *testing.T) {
 		t.Errorf("non-empty destination still made %d requests", n)
 	}
 }
+
+func TestCredentialsInURLRefused(t *testing.T) {
+	_, err := gitfetch.Resolve(context.Background(), "https://user:secret@example.com/x.git", "")
+	if !errors.Is(err, gitfetch.ErrCredentialsInURL) || strings.Contains(err.Error(), "secret") {
+		t.Fatalf("err = %v; want ErrCredentialsInURL without echoing the password", err)
+	}
+}
