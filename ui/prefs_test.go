@@ -2,6 +2,8 @@ package ui
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -77,5 +79,20 @@ func TestAdvancedSettings(t *testing.T) {
 	h.loop.waitFor(t, "the save", func() bool { return strings.HasPrefix(a.status.Text, "Saved") })
 	if !strings.Contains(windowText(u.prefs.win), h.paths.Data) {
 		t.Error("the data folder is not shown")
+	}
+}
+
+func TestSkillsViewShowsSourcesAndConflicts(t *testing.T) {
+	h := newHarness(t, harnessOptions{})
+	for _, dir := range []string{filepath.Join(os.Getenv("HOME"), ".agents", "skills", "review"), filepath.Join(h.project, ".agents", "skills", "review")} {
+		os.MkdirAll(dir, 0o755)
+		os.WriteFile(filepath.Join(dir, "SKILL.md"), []byte("---\nname: review\ndescription: Review a diff\n---\n"), 0o644)
+	}
+	u := h.open(true)
+	u.ShowPreferences(sectionSkills)
+	s := u.prefs.panes[sectionSkills].(*skillsPane)
+	h.loop.waitFor(t, "the catalog", func() bool { return strings.Contains(s.list.Text, "review  [user]") })
+	if !strings.Contains(s.list.Text, `conflict: "review" is defined by user (used) and project (ignored)`) {
+		t.Fatalf("skills view:\n%s", s.list.Text)
 	}
 }
