@@ -115,6 +115,8 @@ func visibleText(o fyne.CanvasObject) string {
 		return x.Title + "\n" + x.Subtitle
 	case *widget.Select:
 		return x.Selected
+	case *widget.Hyperlink:
+		return x.Text
 	}
 	return ""
 }

@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 )
@@ -28,34 +27,12 @@ func walk(o fyne.CanvasObject, visit func(fyne.CanvasObject)) {
 	}
 }
 
-// textOf returns the visible text of one object.
-func textOf(o fyne.CanvasObject) string {
-	switch x := o.(type) {
-	case *canvas.Text:
-		return x.Text
-	case *widget.Label:
-		return x.Text
-	case *widget.Button:
-		return x.Text
-	case *widget.Check:
-		return x.Text
-	case *widget.Entry:
-		return x.Text
-	case *widget.RichText:
-		return x.String()
-	case *widget.Card:
-		return x.Title + "\n" + x.Subtitle
-	case *widget.Hyperlink:
-		return x.Text
-	}
-	return ""
-}
 
 // allText joins the visible text under o.
 func allText(o fyne.CanvasObject) string {
 	var b strings.Builder
 	walk(o, func(c fyne.CanvasObject) {
-		if t := textOf(c); t != "" {
+		if t := visibleText(c); t != "" {
 			b.WriteString(t)
 			b.WriteString("\n")
 		}
