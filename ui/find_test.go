@@ -50,15 +50,6 @@ func findButton(o fyne.CanvasObject, text string) *widget.Button {
 	return found
 }
 
-func findCheck(o fyne.CanvasObject, text string) *widget.Check {
-	var found *widget.Check
-	walk(o, func(c fyne.CanvasObject) {
-		if b, ok := c.(*widget.Check); ok && found == nil && b.Text == text {
-			found = b
-		}
-	})
-	return found
-}
 
 func windowText(w fyne.Window) string {
 	text := allText(w.Content())
