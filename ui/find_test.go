@@ -27,7 +27,6 @@ func walk(o fyne.CanvasObject, visit func(fyne.CanvasObject)) {
 	}
 }
 
-
 // allText joins the visible text under o.
 func allText(o fyne.CanvasObject) string {
 	var b strings.Builder
@@ -49,7 +48,6 @@ func findButton(o fyne.CanvasObject, text string) *widget.Button {
 	})
 	return found
 }
-
 
 func windowText(w fyne.Window) string {
 	text := allText(w.Content())
