@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
-	"slices"
 
 	sdk "github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/packages/param"
@@ -46,45 +45,19 @@ func messages(msgs []llm.Message) []sdk.MessageParam {
 }
 
 // merged joins consecutive messages that go out with the same role, as
-// the API demands alternation: a tool-result message followed by a user
-// prompt (after a cancelled turn) becomes one user message. Each user
-// message's context parts move ahead of its own text first, and in a
-// merged user message the tool results lead, as the API requires.
+// the API demands alternation: tool results go out as a user message, so
+// a tool-result message followed by a user prompt (after a cancelled
+// turn) becomes one user message, in which the tool results must lead.
 func merged(msgs []llm.Message) []llm.Message {
-	var out []llm.Message
-	for _, m := range msgs {
-		switch m.Role {
-		case llm.RoleTool:
-			m.Role = llm.RoleUser
-		case llm.RoleUser:
-			m.Parts = leading(m.Parts, llm.PartContext)
+	out := llm.Alternate(msgs, func(r llm.Role) llm.Role {
+		if r == llm.RoleTool {
+			return llm.RoleUser
 		}
-		if n := len(out); n > 0 && out[n-1].Role == m.Role {
-			out[n-1].Parts = append(slices.Clip(out[n-1].Parts), m.Parts...)
-			continue
-		}
-		out = append(out, m)
-	}
+		return r
+	})
 	for i := range out {
 		if out[i].Role == llm.RoleUser {
-			out[i].Parts = leading(out[i].Parts, llm.PartToolResult)
-		}
-	}
-	return out
-}
-
-// leading returns parts with those of the given kind moved to the front,
-// both groups keeping their order.
-func leading(parts []llm.Part, kind llm.PartKind) []llm.Part {
-	out := make([]llm.Part, 0, len(parts))
-	for _, p := range parts {
-		if p.Kind == kind {
-			out = append(out, p)
-		}
-	}
-	for _, p := range parts {
-		if p.Kind != kind {
-			out = append(out, p)
+			out[i].Parts = llm.Leading(out[i].Parts, llm.PartToolResult)
 		}
 	}
 	return out

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
-	"slices"
 
 	oa "github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/shared"
@@ -54,7 +53,7 @@ func messages(system string, msgs []llm.Message) []oa.ChatCompletionMessageParam
 	if system != "" {
 		out = append(out, oa.SystemMessage(system))
 	}
-	for _, m := range merged(msgs) {
+	for _, m := range llm.Alternate(msgs, nil) {
 		switch m.Role {
 		case llm.RoleUser:
 			out = append(out, userMessage(m))
@@ -62,43 +61,6 @@ func messages(system string, msgs []llm.Message) []oa.ChatCompletionMessageParam
 			out = append(out, assistantMessage(m))
 		case llm.RoleTool:
 			out = append(out, toolMessages(m)...)
-		}
-	}
-	return out
-}
-
-// merged joins consecutive messages of the same role, so chat templates
-// demanding strict alternation (llama.cpp, vLLM) never see two user
-// messages in a row, as after a turn cancelled before the model answered.
-// Each user message's context parts move ahead of its own text first, so
-// merging keeps every prompt next to its context.
-func merged(msgs []llm.Message) []llm.Message {
-	var out []llm.Message
-	for _, m := range msgs {
-		if m.Role == llm.RoleUser {
-			m.Parts = leading(m.Parts, llm.PartContext)
-		}
-		if n := len(out); n > 0 && out[n-1].Role == m.Role {
-			out[n-1].Parts = append(slices.Clip(out[n-1].Parts), m.Parts...)
-			continue
-		}
-		out = append(out, m)
-	}
-	return out
-}
-
-// leading returns parts with those of the given kind moved to the front,
-// both groups keeping their order.
-func leading(parts []llm.Part, kind llm.PartKind) []llm.Part {
-	out := make([]llm.Part, 0, len(parts))
-	for _, p := range parts {
-		if p.Kind == kind {
-			out = append(out, p)
-		}
-	}
-	for _, p := range parts {
-		if p.Kind != kind {
-			out = append(out, p)
 		}
 	}
 	return out
