@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	_ "github.com/mattn/go-sqlite3" // registers the "sqlite3" driver
@@ -191,7 +192,25 @@ func (db *DB) Tx(ctx context.Context, fn func(*sql.Tx) error) error {
 	return nil
 }
 
-// now is the timestamp stored in rows: Unix milliseconds.
-func now() int64 { return time.Now().UnixMilli() }
+// lastStamp is the newest timestamp now has handed out in this process.
+var lastStamp atomic.Int64
+
+// now is the timestamp stored in rows: Unix milliseconds, strictly
+// increasing within the process. Lists ordered by activity ("most
+// recently active first") would otherwise tie on writes made in the same
+// millisecond and come back in an arbitrary order; a stamp at most a few
+// milliseconds ahead of the wall clock under a burst of writes is the
+// price.
+func now() int64 {
+	for {
+		last, t := lastStamp.Load(), time.Now().UnixMilli()
+		if t <= last {
+			t = last + 1
+		}
+		if lastStamp.CompareAndSwap(last, t) {
+			return t
+		}
+	}
+}
 
 func fromMillis(ms int64) time.Time { return time.UnixMilli(ms) }

@@ -241,3 +241,39 @@ func TestCompactionAndContextBlocks(t *testing.T) {
 		t.Fatalf("epoch 1 has %d blocks, want 0", len(other))
 	}
 }
+
+// Writes made within one millisecond must still list in the order they
+// happened: the chat list is "most recently active first".
+func TestSessionsOrderByActivityWithinOneMillisecond(t *testing.T) {
+	ctx := context.Background()
+	db, err := Open(ctx, filepath.Join(t.TempDir(), "agentdesk.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	p, _ := db.OpenProject(ctx, "/src/foo")
+	const n = 40
+	for i := range n {
+		if _, err := db.CreateSession(ctx, Session{ID: fmt.Sprint("s", i), ProjectID: p.ID}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Touch them in reverse creation order: s0 becomes the most recent.
+	for i := n - 1; i >= 0; i-- {
+		if _, err := db.AppendMessage(ctx, Message{SessionID: fmt.Sprint("s", i), Role: "user", Parts: []byte(`[]`)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	list, err := db.Sessions(ctx, p.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(list) != n {
+		t.Fatalf("%d sessions, want %d", len(list), n)
+	}
+	for i, s := range list {
+		if want := fmt.Sprint("s", i); s.ID != want {
+			t.Fatalf("position %d holds %s, want %s (list: %v)", i, s.ID, want, list)
+		}
+	}
+}
