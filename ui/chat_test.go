@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -225,5 +226,57 @@ func TestRalphRoundsFoldIntoOneRowWithTheirChildTranscript(t *testing.T) {
 	h.relayout(u.main)
 	if text := windowText(u.main); !strings.Contains(text, "› Task: build it") || !strings.Contains(text, "built part one") {
 		t.Fatalf("expanded round lacks the child transcript:\n%s", text)
+	}
+}
+
+// A reader who scrolled up stays where they are while the answer grows;
+// at the end, or after sending a prompt, the view follows again.
+func TestTranscriptFollowsOnlyAReaderAtTheEnd(t *testing.T) {
+	h := newHarness(t, harnessOptions{})
+	u := h.open(true)
+	tv := u.chat.transcript
+	text := func(role llm.Role, s string) agent.Entry {
+		return agent.Entry{Role: role, Session: "s", Parts: []llm.Part{{Kind: llm.PartText, Text: s}}}
+	}
+	var entries []agent.Entry
+	for i := range 60 {
+		entries = append(entries, text(llm.RoleAssistant, fmt.Sprintf("answer %d", i)))
+	}
+	tv.setEntries("s", entries)
+	h.relayout(u.main)
+	h.relayout(u.main)
+	if !tv.atBottom() || tv.list.GetScrollOffset() == 0 {
+		t.Fatalf("an opened session must show its end (offset %v)", tv.list.GetScrollOffset())
+	}
+
+	// The reader scrolls to the top; a streamed answer and a new message
+	// arrive: the view stays put.
+	tv.list.ScrollToOffset(0)
+	h.relayout(u.main)
+	tv.setStream(agent.Stream{Active: true, Version: 1, Text: strings.Repeat("streamed line\n", 40)})
+	h.relayout(u.main)
+	tv.add(text(llm.RoleAssistant, "final answer"))
+	h.relayout(u.main)
+	if off := tv.list.GetScrollOffset(); off != 0 {
+		t.Fatalf("offset = %v after new content: the reader was pulled away from what they were reading", off)
+	}
+
+	// Back at the end, new rows come into view again.
+	tv.list.ScrollToBottom()
+	h.relayout(u.main)
+	before := tv.list.GetScrollOffset()
+	tv.add(text(llm.RoleAssistant, "another answer"))
+	h.relayout(u.main)
+	if !tv.atBottom() || tv.list.GetScrollOffset() <= before {
+		t.Fatalf("offset %v → %v: a reader at the end must follow new rows", before, tv.list.GetScrollOffset())
+	}
+
+	// Scrolled up again, the reader's own prompt brings the end back.
+	tv.list.ScrollToOffset(0)
+	h.relayout(u.main)
+	tv.add(text(llm.RoleUser, "my next question"))
+	h.relayout(u.main)
+	if !tv.atBottom() || tv.list.GetScrollOffset() == 0 {
+		t.Fatalf("offset %v: sending a prompt must show the end", tv.list.GetScrollOffset())
 	}
 }

@@ -35,6 +35,10 @@ type transcriptView struct {
 	heights map[widget.ListItemID]float32
 	width   float32
 	owner   map[fyne.CanvasObject]*fyne.Container
+	rowMin  float32 // the template row's height: the list's estimate for unmeasured rows
+	// rendered is set once the list has built a row: before that it has
+	// no scroller and cannot scroll, so endPending keeps the request.
+	rendered, endPending bool
 }
 
 // item is one transcript row.
@@ -56,6 +60,7 @@ func newTranscriptView(c *chatView) *transcriptView {
 		UpdateItem: t.update,
 	}
 	t.hint = &widget.Label{Alignment: fyne.TextAlignCenter, Wrapping: fyne.TextWrapWord, Importance: widget.LowImportance}
+	t.rowMin = t.list.CreateItem().MinSize().Height
 	return t
 }
 
@@ -102,6 +107,32 @@ func (t *transcriptView) setEntries(session string, entries []agent.Entry) {
 	t.scrollToBottom()
 }
 
+// atBottom reports whether the reader is looking at the end of the
+// transcript, judged on the heights the list has now, before a change.
+// New content follows only then: someone who scrolled up to read is
+// not pulled down by a streaming answer (they are again once they scroll
+// back to the end, or send a prompt).
+func (t *transcriptView) atBottom() bool {
+	view := t.list.Size().Height
+	if view <= 0 {
+		return true // not laid out yet
+	}
+	n := t.length()
+	if n == 0 {
+		return true
+	}
+	content := theme.Padding() * float32(n-1)
+	for id := range n {
+		if h, ok := t.heights[id]; ok {
+			content += h
+		} else {
+			content += t.rowMin
+		}
+	}
+	slack := theme.TextSize() * 2 // about a line: a near miss still counts as the end
+	return t.list.GetScrollOffset()+view >= content-slack
+}
+
 func (t *transcriptView) showHint() {
 	if len(t.items) == 0 {
 		t.hint.SetText("Ask anything about this project. The agent can read, search, edit and run commands here; edits and commands wait for your approval.")
@@ -113,7 +144,9 @@ func (t *transcriptView) showHint() {
 
 // add appends a stored entry as it arrives from the bus.
 func (t *transcriptView) add(e agent.Entry) {
-	if e.Role == llm.RoleAssistant {
+	// The reader's own prompt always brings the end into view.
+	follow := t.atBottom() || (e.Role == llm.RoleUser && e.Session == t.session)
+	if t.live != nil && e.Role == llm.RoleAssistant {
 		t.live = nil
 	}
 	if !t.addQuiet(e) {
@@ -121,7 +154,9 @@ func (t *transcriptView) add(e agent.Entry) {
 	}
 	t.showHint()
 	t.list.Refresh()
-	t.scrollToBottom()
+	if follow {
+		t.scrollToBottom()
+	}
 }
 
 // addQuiet files an entry; false when it changed nothing visible.
@@ -164,6 +199,7 @@ func (t *transcriptView) setStream(s agent.Stream) {
 		}
 		return
 	}
+	follow := t.atBottom()
 	if t.live == nil {
 		t.live = &item{open: map[int]bool{}}
 		t.hint.Hide()
@@ -172,13 +208,18 @@ func (t *transcriptView) setStream(s agent.Stream) {
 	}
 	t.live.stream, t.live.obj = s, nil
 	t.list.Refresh()
-	t.scrollToBottom()
+	if follow {
+		t.scrollToBottom()
+	}
 }
 
-// scrollToBottom follows the conversation: new rows scroll into view, and
-// so does the last row while it grows. (List.ScrollTo, unlike
+// scrollToBottom brings the newest row into view. (List.ScrollTo, unlike
 // ScrollToBottom, is safe before the list was first rendered.)
 func (t *transcriptView) scrollToBottom() {
+	if !t.rendered {
+		t.endPending = true
+		return
+	}
 	if n := t.length(); n > 0 {
 		t.list.ScrollTo(n - 1)
 	}
@@ -197,15 +238,24 @@ func (t *transcriptView) onWidth(w float32) {
 	if w == t.width {
 		return
 	}
+	follow := t.atBottom()
 	t.width = w
 	t.heights = map[widget.ListItemID]float32{}
 	t.list.Refresh()
+	if follow {
+		t.scrollToBottom()
+	}
 }
 
 func (t *transcriptView) update(id widget.ListItemID, o fyne.CanvasObject) {
 	it := t.itemAt(id)
 	if it == nil {
 		return
+	}
+	t.rendered = true
+	if t.endPending { // a session opened before the first frame shows its end
+		t.endPending = false
+		defer t.scrollToBottom()
 	}
 	box := o.(*fyne.Container)
 	if it.obj == nil {
@@ -225,10 +275,11 @@ func (t *transcriptView) update(id widget.ListItemID, o fyne.CanvasObject) {
 	}
 	it.obj.Resize(fyne.NewSize(width, it.obj.MinSize().Height))
 	if h := it.obj.MinSize().Height; t.heights[id] != h {
+		follow := t.atBottom()
 		t.heights[id] = h
 		t.list.SetItemHeight(id, h)
-		if id == t.length()-1 {
-			t.list.ScrollToBottom() // the last row grew: keep following it (the list is rendered here)
+		if follow {
+			t.list.ScrollToBottom() // a row grew under a reader at the end: keep the end in view (the list is rendered here)
 		}
 	}
 }
@@ -275,6 +326,10 @@ func (t *transcriptView) renderAssistant(id widget.ListItemID, it *item) fyne.Ca
 	for i, p := range it.entry.Parts {
 		switch p.Kind {
 		case llm.PartReasoning:
+			if p.Text == "" && p.Redacted != "" {
+				box.Add(&widget.Label{Text: "Thinking (encrypted by the provider, not shown)", Importance: widget.LowImportance})
+				continue
+			}
 			box.Add(t.expander(id, it, i, theme.QuestionIcon(), "Thinking", p.Text))
 		case llm.PartText:
 			box.Add(markdown.Render(p.Text, markdown.Options{Copy: t.copy, OpenURL: t.c.u.d.OpenURL}))
