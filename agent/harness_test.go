@@ -133,6 +133,7 @@ type env struct {
 	project  storage.Project
 	home     string
 	window   int
+	thinking int // the provider config's ThinkingBudget
 	policy   Policy
 }
 
@@ -166,6 +167,7 @@ func (e *env) open() {
 		Provider: func() (llm.Provider, llm.Config, error) {
 			cfg := e.server.Config()
 			cfg.ContextWindow = e.window
+			cfg.ThinkingBudget = e.thinking
 			p, err := NewProvider(cfg)
 			return p, cfg, err
 		}})

@@ -276,6 +276,49 @@ func TestHostCommandsNeverReachHooksOrModel(t *testing.T) {
 	}
 }
 
+// Claude with extended thinking: the thinking of a tool-calling message is
+// stored with its signature (and redacted thinking with its data) and goes
+// back leading that message, in the turn and after a restart. The fake
+// refuses a tool loop without it, as the API does.
+func TestAnthropicThinkingSurvivesTheToolLoopAndARestart(t *testing.T) {
+	e := newEnv(t)
+	e.server, e.thinking = llmtest.NewAnthropic(t), 2048
+	e.file("notes.txt", "the answer is 42\n")
+	e.server.Push(
+		llmtest.Reply{Reasoning: "I should read it.", Signature: "sig-a", Redacted: "opaque", ToolCalls: []llmtest.ToolCall{{Name: "read_file", Args: `{"path":"notes.txt"}`}}},
+		llmtest.Reply{Reasoning: "It says 42.", Text: "It says 42."},
+	)
+	s := e.newSession()
+	e.send(s, "what does notes.txt say?")
+	if errs := hostTexts(s, HostError); len(errs) != 0 {
+		t.Fatalf("errors: %q", errs)
+	}
+	e.server.WaitRequests(t, 2)
+
+	// After a restart the stored thinking still satisfies the API when the
+	// model calls a tool again and the loop continues.
+	id := s.ID()
+	s.Close()
+	e.open()
+	s = e.resume(id)
+	e.server.Push(
+		llmtest.Reply{Reasoning: "Read it again.", ToolCalls: []llmtest.ToolCall{{Name: "read_file", Args: `{"path":"notes.txt"}`}}},
+		llmtest.Reply{Text: "Still 42."},
+	)
+	e.send(s, "and now?")
+	if errs := hostTexts(s, HostError); len(errs) != 0 {
+		t.Fatalf("errors after restart: %q", errs)
+	}
+	reqs := e.server.WaitRequests(t, 4)
+	first := reqs[2].Body["messages"].([]any)[1].(map[string]any)["content"].([]any)
+	if b := first[0].(map[string]any); b["type"] != "thinking" || b["signature"] != "sig-a" {
+		t.Errorf("the restored first answer starts with %v, want its signed thinking", b)
+	}
+	if b := first[1].(map[string]any); b["type"] != "redacted_thinking" || b["data"] != "opaque" {
+		t.Errorf("then %v, want the redacted thinking unchanged", b)
+	}
+}
+
 func TestProviderErrorIsShownAndTurnEnds(t *testing.T) {
 	e := newEnv(t)
 	e.server.Push(llmtest.Reply{Status: 401, ErrorBody: llmtest.OpenAIError(401, "bad key", "invalid_api_key")})

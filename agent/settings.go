@@ -19,6 +19,7 @@ const (
 	keyProviderKey    = "provider.api_key"
 	keyProviderKeyEnv = "provider.api_key_env"
 	keyProviderWindow = "provider.context_window"
+	keyProviderThink  = "provider.thinking_budget"
 	keyApprovalPolicy = "approval.policy"
 	keyRalphRounds    = "ralph.rounds"
 )
@@ -32,6 +33,9 @@ type ProviderSettings struct {
 	APIKey        string // kept in the database file, which is 0600
 	APIKeyEnv     string // or: the environment variable holding the key
 	ContextWindow int
+	// ThinkingBudget is llm.Config.ThinkingBudget: Anthropic extended
+	// thinking, in tokens; 0 is off.
+	ThinkingBudget int
 }
 
 // Config resolves the settings into a provider config; getenv reads
@@ -41,7 +45,8 @@ func (p ProviderSettings) Config(getenv func(string) string) llm.Config {
 	if key == "" && p.APIKeyEnv != "" {
 		key = getenv(p.APIKeyEnv)
 	}
-	return llm.Config{Kind: p.Kind, BaseURL: strings.TrimRight(p.BaseURL, "/"), Model: p.Model, APIKey: key, ContextWindow: p.ContextWindow}
+	return llm.Config{Kind: p.Kind, BaseURL: strings.TrimRight(p.BaseURL, "/"), Model: p.Model, APIKey: key, ContextWindow: p.ContextWindow,
+		ThinkingBudget: p.ThinkingBudget}
 }
 
 // Validate reports the first field a user must fix.
@@ -55,6 +60,10 @@ func (p ProviderSettings) Validate() error {
 		return fmt.Errorf("enter a model name")
 	case p.ContextWindow < 1024:
 		return fmt.Errorf("the context window must be at least 1024 tokens")
+	case p.ThinkingBudget != 0 && p.ThinkingBudget < llm.MinThinkingBudget:
+		return fmt.Errorf("the thinking budget is 0 (off) or at least %d tokens", llm.MinThinkingBudget)
+	case p.ThinkingBudget >= p.ContextWindow:
+		return fmt.Errorf("the thinking budget must be smaller than the context window")
 	}
 	return nil
 }
@@ -64,7 +73,7 @@ func PresetSettings(name string) (ProviderSettings, bool) {
 	for _, p := range llm.Presets {
 		if p.Name == name {
 			return ProviderSettings{Preset: p.Name, Kind: p.Kind, BaseURL: p.BaseURL, Model: p.Model,
-				APIKeyEnv: p.APIKeyEnv, ContextWindow: p.ContextWindow}, true
+				APIKeyEnv: p.APIKeyEnv, ContextWindow: p.ContextWindow, ThinkingBudget: p.ThinkingBudget}, true
 		}
 	}
 	return ProviderSettings{}, false
@@ -74,7 +83,7 @@ func PresetSettings(name string) (ProviderSettings, bool) {
 // ever saved (first start).
 func LoadProvider(ctx context.Context, db *storage.DB) (ProviderSettings, bool, error) {
 	vals, err := settings(ctx, db, keyProviderPreset, keyProviderKind, keyProviderURL, keyProviderModel,
-		keyProviderKey, keyProviderKeyEnv, keyProviderWindow)
+		keyProviderKey, keyProviderKeyEnv, keyProviderWindow, keyProviderThink)
 	if err != nil {
 		return ProviderSettings{}, false, err
 	}
@@ -83,8 +92,10 @@ func LoadProvider(ctx context.Context, db *storage.DB) (ProviderSettings, bool, 
 		return p, false, nil
 	}
 	window, _ := strconv.Atoi(vals[keyProviderWindow])
+	think, _ := strconv.Atoi(vals[keyProviderThink]) // absent before thinking could be set: off
 	return ProviderSettings{Preset: vals[keyProviderPreset], Kind: vals[keyProviderKind], BaseURL: vals[keyProviderURL],
-		Model: vals[keyProviderModel], APIKey: vals[keyProviderKey], APIKeyEnv: vals[keyProviderKeyEnv], ContextWindow: window}, true, nil
+		Model: vals[keyProviderModel], APIKey: vals[keyProviderKey], APIKeyEnv: vals[keyProviderKeyEnv], ContextWindow: window,
+		ThinkingBudget: think}, true, nil
 }
 
 // SaveProvider stores the provider settings after validating them.
@@ -95,6 +106,7 @@ func SaveProvider(ctx context.Context, db *storage.DB, p ProviderSettings) error
 	return db.SetSettings(ctx, map[string]string{
 		keyProviderPreset: p.Preset, keyProviderKind: p.Kind, keyProviderURL: p.BaseURL, keyProviderModel: p.Model,
 		keyProviderKey: p.APIKey, keyProviderKeyEnv: p.APIKeyEnv, keyProviderWindow: strconv.Itoa(p.ContextWindow),
+		keyProviderThink: strconv.Itoa(p.ThinkingBudget),
 	})
 }
 

@@ -96,3 +96,29 @@ func TestSkillsViewShowsSourcesAndConflicts(t *testing.T) {
 		t.Fatalf("skills view:\n%s", s.list.Text)
 	}
 }
+
+// The Anthropic preset thinks by default; the budget is kept, and one the
+// API would refuse is not saved.
+func TestThinkingBudgetSetting(t *testing.T) {
+	h := newHarness(t, harnessOptions{})
+	u := h.open(false)
+	u.ShowPreferences(sectionProviders)
+	p := u.prefs.panes[sectionProviders].(*providersPane)
+	h.loop.waitFor(t, "the form to load", func() bool { return p.baseURL.Text != "" })
+	p.preset.SetSelected("Anthropic")
+	if p.think.Text != "4096" {
+		t.Fatalf("Anthropic preset thinking budget = %q, want 4096", p.think.Text)
+	}
+	p.think.SetText("500")
+	test.Tap(findButton(u.prefs.win.Content(), "Save"))
+	if !strings.Contains(p.status.Text, "at least 1024") {
+		t.Fatalf("status = %q, want the budget's lower bound", p.status.Text)
+	}
+	p.think.SetText("16000")
+	test.Tap(findButton(u.prefs.win.Content(), "Save"))
+	h.loop.waitFor(t, "the save", func() bool { return strings.HasPrefix(p.status.Text, "Saved") })
+	s, _, err := agent.LoadProvider(context.Background(), h.db)
+	if err != nil || s.ThinkingBudget != 16000 || s.Config(os.Getenv).ThinkingBudget != 16000 {
+		t.Fatalf("stored %+v (%v), want a 16000-token budget reaching the provider config", s, err)
+	}
+}

@@ -39,6 +39,7 @@ type providersPane struct {
 	apiKey  *widget.Entry
 	keyEnv  *widget.Entry
 	window  *widget.Entry
+	think   *widget.Entry
 	policy  *widget.RadioGroup
 	rounds  *widget.Entry
 	status  *widget.Label
@@ -59,6 +60,7 @@ func (p *providersPane) buildUI() fyne.CanvasObject {
 	p.apiKey = &widget.Entry{Password: true, PlaceHolder: "not needed for local servers"}
 	p.keyEnv = &widget.Entry{PlaceHolder: "or the name of an environment variable, e.g. OPENAI_API_KEY"}
 	p.window = &widget.Entry{PlaceHolder: "tokens, e.g. 32768"}
+	p.think = &widget.Entry{PlaceHolder: "0"}
 	var labels []string
 	for _, l := range policyLabels {
 		labels = append(labels, l.label)
@@ -74,6 +76,7 @@ func (p *providersPane) buildUI() fyne.CanvasObject {
 		{Text: "API key", Widget: p.apiKey, HintText: "stored in the AgentDesk database file (readable only by you)"},
 		{Text: "Key variable", Widget: p.keyEnv},
 		{Text: "Context window", Widget: p.window, HintText: "compaction starts at 80% of it"},
+		{Text: "Thinking budget", Widget: p.think, HintText: fmt.Sprintf("Anthropic: tokens the model may think before answering (0 = off, else at least %d); other servers think on their own", llm.MinThinkingBudget)},
 		{Text: "Approvals", Widget: p.policy},
 		{Text: "Ralph rounds", Widget: p.rounds, HintText: fmt.Sprintf("default for /ralph (1–%d)", agent.MaxRalphRounds)},
 	}}
@@ -123,6 +126,7 @@ func (p *providersPane) fill(s agent.ProviderSettings) {
 	p.apiKey.SetText(s.APIKey)
 	p.keyEnv.SetText(s.APIKeyEnv)
 	p.window.SetText(strconv.Itoa(s.ContextWindow))
+	p.think.SetText(strconv.Itoa(s.ThinkingBudget))
 }
 
 func (p *providersPane) onPreset(name string) {
@@ -141,6 +145,12 @@ func (p *providersPane) read() (agent.ProviderSettings, error) {
 	if err != nil {
 		return agent.ProviderSettings{}, fmt.Errorf("the context window must be a number of tokens")
 	}
+	think := 0
+	if text := strings.TrimSpace(p.think.Text); text != "" {
+		if think, err = strconv.Atoi(text); err != nil {
+			return agent.ProviderSettings{}, fmt.Errorf("the thinking budget must be a number of tokens (0 = off)")
+		}
+	}
 	kind := llm.KindOpenAI
 	if p.kind.Selected == kindLabels[llm.KindAnthropic] {
 		kind = llm.KindAnthropic
@@ -151,7 +161,7 @@ func (p *providersPane) read() (agent.ProviderSettings, error) {
 	}
 	s := agent.ProviderSettings{Preset: preset, Kind: kind, BaseURL: strings.TrimSpace(p.baseURL.Text),
 		Model: strings.TrimSpace(p.model.Text), APIKey: strings.TrimSpace(p.apiKey.Text),
-		APIKeyEnv: strings.TrimSpace(p.keyEnv.Text), ContextWindow: window}
+		APIKeyEnv: strings.TrimSpace(p.keyEnv.Text), ContextWindow: window, ThinkingBudget: think}
 	return s, s.Validate()
 }
 

@@ -17,6 +17,9 @@ const (
 	DefaultIdleTimeout      = 90 * time.Second
 	DefaultMaxTokens        = 8192
 	DefaultContextWindow    = 32768
+	// MinThinkingBudget is the smallest thinking budget the Anthropic API
+	// accepts.
+	MinThinkingBudget = 1024
 )
 
 // Config is one provider as Preferences stores it.
@@ -26,6 +29,11 @@ type Config struct {
 	Model         string
 	APIKey        string
 	ContextWindow int // tokens; drives the context meter and compaction
+	// ThinkingBudget, when at least MinThinkingBudget, turns on Anthropic
+	// extended thinking with that many tokens to think in, on top of
+	// MaxTokens for the answer. Zero is off. OpenAI-compatible servers
+	// decide for themselves and stream reasoning_content when they think.
+	ThinkingBudget int
 
 	// Zero means the Default* value.
 	ConnectTimeout   time.Duration
@@ -62,7 +70,9 @@ type Preset struct {
 	Model         string
 	APIKeyEnv     string // conventional variable holding the key, if any
 	ContextWindow int
-	Local         bool // probed at first start
+	// ThinkingBudget is the preset's Config.ThinkingBudget.
+	ThinkingBudget int
+	Local          bool // probed at first start
 }
 
 // Presets in the order they are offered and probed.
@@ -71,5 +81,5 @@ var Presets = []Preset{
 	{Name: "llama.cpp", Kind: KindOpenAI, BaseURL: "http://127.0.0.1:8080/v1", Model: "default", ContextWindow: 32768, Local: true},
 	{Name: "Ollama", Kind: KindOpenAI, BaseURL: "http://127.0.0.1:11434/v1", Model: "qwen3-coder", ContextWindow: 32768, Local: true},
 	{Name: "OpenAI", Kind: KindOpenAI, BaseURL: "https://api.openai.com/v1", Model: "gpt-5.1", APIKeyEnv: "OPENAI_API_KEY", ContextWindow: 400000},
-	{Name: "Anthropic", Kind: KindAnthropic, BaseURL: "https://api.anthropic.com", Model: "claude-sonnet-4-5", APIKeyEnv: "ANTHROPIC_API_KEY", ContextWindow: 200000},
+	{Name: "Anthropic", Kind: KindAnthropic, BaseURL: "https://api.anthropic.com", Model: "claude-sonnet-4-5", APIKeyEnv: "ANTHROPIC_API_KEY", ContextWindow: 200000, ThinkingBudget: 4096},
 }

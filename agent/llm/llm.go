@@ -45,8 +45,11 @@ type Part struct {
 	Event  string `json:"event,omitempty"`
 
 	// PartReasoning: Anthropic's thinking signature, required to send a
-	// thinking block back in a later request.
+	// thinking block back in a later request; or, for thinking the
+	// provider redacted, its opaque data (Text is then empty), which must
+	// go back unchanged.
 	Signature string `json:"signature,omitempty"`
+	Redacted  string `json:"redacted,omitempty"`
 
 	// PartToolCall and PartToolResult.
 	CallID  string `json:"call_id,omitempty"`

@@ -114,6 +114,72 @@ func TestThinkingStreamedAndSentBackSigned(t *testing.T) {
 	}
 }
 
+// With a thinking budget the request asks for extended thinking, and a
+// tool-use loop goes on with the thinking (signed and redacted) leading the
+// assistant message, which the API (and the fake, after it) insists on.
+func TestExtendedThinkingRequestedAndContinued(t *testing.T) {
+	srv := llmtest.NewAnthropic(t)
+	srv.Push(llmtest.Reply{Reasoning: "read it first", Signature: "sig-1", Redacted: "opaque-bytes",
+		ToolCalls: []llmtest.ToolCall{{ID: "toolu_1", Name: "read_file", Args: `{"path":"a.go"}`}}})
+	srv.Push(llmtest.Reply{Reasoning: "done", Text: "a.go is fine"})
+	cfg := srv.Config()
+	cfg.MaxTokens, cfg.ThinkingBudget = 4000, 2048
+	p := anthropic.New(cfg)
+
+	resp, _, err := stream(t, p, prompt("check a.go"))
+	if err != nil {
+		t.Fatalf("Stream: %v", err)
+	}
+	body := srv.WaitRequests(t, 1)[0].Body
+	if th, _ := body["thinking"].(map[string]any); th["type"] != "enabled" || th["budget_tokens"] != 2048.0 {
+		t.Errorf("thinking = %v, want enabled with a 2048-token budget", body["thinking"])
+	}
+	if body["max_tokens"] != 6048.0 {
+		t.Errorf("max_tokens = %v, want the answer's 4000 on top of the budget", body["max_tokens"])
+	}
+	want := []llm.Part{
+		{Kind: llm.PartReasoning, Text: "read it first", Signature: "sig-1"},
+		{Kind: llm.PartReasoning, Redacted: "opaque-bytes"},
+	}
+	if got := resp.Message.Parts[:2]; !reflect.DeepEqual(got, want) {
+		t.Fatalf("parts = %+v, want the thinking and the redacted thinking", got)
+	}
+
+	next := prompt("check a.go")
+	next.Messages = append(next.Messages, resp.Message, llm.Message{Role: llm.RoleTool, Parts: []llm.Part{
+		{Kind: llm.PartToolResult, CallID: "toolu_1", Name: "read_file", Text: "package a"},
+	}})
+	if _, _, err := stream(t, p, next); err != nil {
+		t.Fatalf("continuing the tool loop: %v", err)
+	}
+	sent := blocks(wireMessage(srv.WaitRequests(t, 2)[1], 1))
+	if len(sent) != 3 || sent[0]["type"] != "thinking" || sent[1]["type"] != "redacted_thinking" || sent[1]["data"] != "opaque-bytes" {
+		t.Errorf("assistant blocks sent back = %v, want thinking, redacted_thinking, tool_use", sent)
+	}
+
+	// Dropping the thinking is what the API refuses; the fake does too, and
+	// the refusal reaches the caller as a request error.
+	bare := next
+	bare.Messages = slices.Clone(next.Messages)
+	bare.Messages[1] = llm.Message{Role: llm.RoleAssistant, Parts: resp.Message.Parts[2:]}
+	if _, _, err := stream(t, p, bare); err == nil || !strings.Contains(err.Error(), "thinking") {
+		t.Fatalf("err = %v, want the API's refusal of a tool loop without its thinking", err)
+	}
+}
+
+func TestNoThinkingWithoutABudget(t *testing.T) {
+	srv := llmtest.NewAnthropic(t)
+	cfg := srv.Config()
+	cfg.MaxTokens = 4000
+	if _, _, err := stream(t, anthropic.New(cfg), prompt("hi")); err != nil {
+		t.Fatal(err)
+	}
+	body := srv.WaitRequests(t, 1)[0].Body
+	if _, ok := body["thinking"]; ok || body["max_tokens"] != 4000.0 {
+		t.Errorf("thinking = %v, max_tokens = %v; want no thinking and the plain allowance", body["thinking"], body["max_tokens"])
+	}
+}
+
 func TestToolCalls(t *testing.T) {
 	tests := []struct {
 		name  string

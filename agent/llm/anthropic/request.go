@@ -16,12 +16,19 @@ func (p *Provider) params(req llm.Request) (sdk.MessageNewParams, error) {
 	if err != nil {
 		return sdk.MessageNewParams{}, err
 	}
+	maxTokens := cmp.Or(req.MaxTokens, p.cfg.MaxTokens)
 	params := sdk.MessageNewParams{
-		Model:     p.model(req),
-		MaxTokens: int64(cmp.Or(req.MaxTokens, p.cfg.MaxTokens)),
-		Messages:  messages(req.Messages),
-		Tools:     tools,
+		Model:    p.model(req),
+		Messages: messages(req.Messages),
+		Tools:    tools,
 	}
+	if budget := p.cfg.ThinkingBudget; budget >= llm.MinThinkingBudget {
+		params.Thinking = sdk.ThinkingConfigParamOfEnabled(int64(budget))
+		// max_tokens must exceed the budget; the answer keeps its own
+		// allowance on top of the thinking.
+		maxTokens += budget
+	}
+	params.MaxTokens = int64(maxTokens)
 	if req.System != "" {
 		params.System = []sdk.TextBlockParam{{Text: req.System}}
 	}
@@ -78,7 +85,10 @@ func contentBlocks(parts []llm.Part) []sdk.ContentBlockParamUnion {
 			// Thinking goes back with its signature, which the API requires
 			// to continue after tool use; unsigned reasoning (from another
 			// provider) cannot be sent.
-			if p.Signature != "" {
+			switch {
+			case p.Redacted != "":
+				blocks = append(blocks, sdk.NewRedactedThinkingBlock(p.Redacted))
+			case p.Signature != "":
 				blocks = append(blocks, sdk.NewThinkingBlock(p.Signature, p.Text))
 			}
 		case llm.PartToolCall:

@@ -25,15 +25,17 @@ func emit(event sdk.MessageStreamEventUnion, onDelta func(llm.Delta)) {
 	}
 }
 
-// response converts the accumulated message. Redacted thinking is
-// dropped: llm.Part has no field for its opaque data, so it cannot be
-// sent back.
+// response converts the accumulated message. Redacted thinking is kept
+// as reasoning without text: the API wants it back, unchanged, when the
+// conversation continues after tool use.
 func response(msg sdk.Message) llm.Response {
 	var parts []llm.Part
 	for _, block := range msg.Content {
 		switch block.Type {
 		case "thinking":
 			parts = append(parts, llm.Part{Kind: llm.PartReasoning, Text: block.Thinking, Signature: block.Signature})
+		case "redacted_thinking":
+			parts = append(parts, llm.Part{Kind: llm.PartReasoning, Redacted: block.Data})
 		case "text":
 			parts = append(parts, llm.Part{Kind: llm.PartText, Text: block.Text})
 		case "tool_use":

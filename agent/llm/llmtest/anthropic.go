@@ -61,6 +61,46 @@ func (anthropicWire) parse(body map[string]any) Request {
 	return r
 }
 
+// invalid applies the Messages API's extended-thinking rules: a budget of
+// at least 1024 tokens and below max_tokens, and, inside a tool-use loop,
+// the assistant message being continued must start with its thinking, as
+// the real API requires. Its messages are the real ones.
+func (anthropicWire) invalid(body map[string]any) string {
+	thinking := obj(body["thinking"])
+	if str(thinking["type"]) != "enabled" {
+		return ""
+	}
+	budget, _ := thinking["budget_tokens"].(float64)
+	maxTokens, _ := body["max_tokens"].(float64)
+	switch {
+	case budget < 1024:
+		return AnthropicError("invalid_request_error", "thinking.enabled.budget_tokens: Input should be greater than or equal to 1024")
+	case budget >= maxTokens:
+		return AnthropicError("invalid_request_error", "`max_tokens` must be greater than `thinking.budget_tokens`")
+	}
+	msgs := list(body["messages"])
+	if len(msgs) < 2 {
+		return ""
+	}
+	last, prev := obj(msgs[len(msgs)-1]), obj(msgs[len(msgs)-2])
+	continuing := false
+	for _, b := range list(last["content"]) {
+		continuing = continuing || str(obj(b)["type"]) == "tool_result"
+	}
+	if !continuing || str(prev["role"]) != "assistant" {
+		return ""
+	}
+	first := ""
+	if blocks := list(prev["content"]); len(blocks) > 0 {
+		first = str(obj(blocks[0])["type"])
+	}
+	if first != "thinking" && first != "redacted_thinking" {
+		return AnthropicError("invalid_request_error", "messages."+strconv.Itoa(len(msgs)-2)+".content.0.type: Expected `thinking` or `redacted_thinking`, but found `"+first+
+			"`. When `thinking` is enabled, a final `assistant` message must start with a thinking block.")
+	}
+	return ""
+}
+
 // anthropicTexts reads a string or an array of text blocks.
 func anthropicTexts(v any) []string {
 	if s, ok := v.(string); ok {
@@ -128,6 +168,10 @@ func (anthropicWire) stream(st *sseStream, r Request, reply Reply) {
 		thinking := deltas("thinking_delta", "thinking", pieces(reply.Reasoning, textChunkRunes))
 		thinking = append(thinking, map[string]any{"type": "signature_delta", "signature": signature})
 		a.block(map[string]any{"type": "thinking", "thinking": "", "signature": ""}, thinking)
+	}
+	if reply.Redacted != "" {
+		// Redacted thinking arrives whole in its start event, no deltas.
+		a.block(map[string]any{"type": "redacted_thinking", "data": reply.Redacted}, nil)
 	}
 	if reply.Text != "" {
 		a.block(map[string]any{"type": "text", "text": ""}, deltas("text_delta", "text", pieces(reply.Text, textChunkRunes)))

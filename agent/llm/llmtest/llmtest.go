@@ -40,6 +40,7 @@ type Reply struct {
 	Text      string     // streamed in several small chunks
 	Reasoning string     // reasoning_content (OpenAI) / a thinking block (Anthropic)
 	Signature string     // Anthropic thinking signature; defaults to DefaultSignature when Reasoning is set
+	Redacted  string     // Anthropic only: the data of a redacted_thinking block sent after the thinking
 	ToolCalls []ToolCall // each streamed with its arguments split across chunks
 
 	Status    int    // non-zero: respond with this HTTP status and ErrorBody instead of a stream
@@ -72,6 +73,9 @@ type wire interface {
 	kind() string
 	routes(s *Server, mux *http.ServeMux)
 	parse(body map[string]any) Request
+	// invalid is the error body a real server answers a request it
+	// rejects with 400, or "" when the request is acceptable.
+	invalid(body map[string]any) string
 	stream(st *sseStream, r Request, reply Reply)
 }
 
@@ -199,6 +203,15 @@ func (s *Server) serveModel(w http.ResponseWriter, r *http.Request) {
 	}
 	req := s.wire.parse(body)
 	req.Raw, req.Body, req.Header = raw, body, r.Header.Clone()
+	if msg := s.wire.invalid(body); msg != "" {
+		s.mu.Lock()
+		s.requests = append(s.requests, req)
+		close(s.arrived)
+		s.arrived = make(chan struct{})
+		s.mu.Unlock()
+		writeError(w, http.StatusBadRequest, msg) // a rejected request takes no scripted reply
+		return
+	}
 	reply := s.record(req)
 	if !s.pause(r, reply.FirstByteDelay, nil) {
 		return

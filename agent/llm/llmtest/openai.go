@@ -24,6 +24,8 @@ func (openAIWire) baseURL(root string) string { return root + "/v1" }
 
 func (openAIWire) kind() string { return llm.KindOpenAI }
 
+func (openAIWire) invalid(map[string]any) string { return "" }
+
 func (openAIWire) routes(s *Server, mux *http.ServeMux) {
 	mux.HandleFunc("POST /v1/chat/completions", s.serveModel)
 	mux.HandleFunc("GET /v1/models", serveModels)
