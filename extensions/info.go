@@ -62,7 +62,20 @@ type Hook struct {
 	TimeoutS  int      `json:"timeout_s"`
 	Inactive  string   `json:"inactive,omitempty"`
 	LastError string   `json:"last_error,omitempty"`
-	Key       string   `json:"-"`
+	// As the manifest wrote them; never run (see manifest.Hook).
+	CommandWindows string `json:"command_windows,omitempty"`
+	Shell          string `json:"shell,omitempty"`
+	Key            string `json:"-"`
+}
+
+// NotUsedText tells, for the details, that the hook also declares a
+// Windows command, which AgentDesk records without running; "" when not.
+// (A "shell": "powershell" hook is inactive instead, with its reason.)
+func (h Hook) NotUsedText() string {
+	if h.CommandWindows == "" {
+		return ""
+	}
+	return "also declares a Windows command: not used, AgentDesk runs this argv on every system, without a shell"
 }
 
 // Skill is one skill the extension contributes.
@@ -135,7 +148,8 @@ func (i *Info) fill(pkg *manifest.Package) {
 	}
 	i.Homepage, i.Author, i.License = mf.Homepage, mf.Author.Name, mf.License
 	for _, h := range pkg.Hooks {
-		i.Hooks = append(i.Hooks, Hook{Event: h.Event, Matcher: h.Matcher, Argv: h.Argv, TimeoutS: h.Timeout, Inactive: h.Inactive, Key: h.Key()})
+		i.Hooks = append(i.Hooks, Hook{Event: h.Event, Matcher: h.Matcher, Argv: h.Argv, TimeoutS: h.Timeout, Inactive: h.Inactive,
+			CommandWindows: h.CommandWindows, Shell: h.Shell, Key: h.Key()})
 	}
 	for _, s := range pkg.Skills {
 		i.Skills = append(i.Skills, Skill{Name: s.Name, Path: s.Dir, Description: s.Description})

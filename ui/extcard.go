@@ -167,6 +167,9 @@ func hookLines(hooks []extensions.Hook) []string {
 		if h.Inactive != "" {
 			line += "\n    inactive: " + h.Inactive
 		}
+		if note := h.NotUsedText(); note != "" {
+			line += "\n    " + note
+		}
 		if h.LastError != "" {
 			line += "\n    last error: " + h.LastError
 		}

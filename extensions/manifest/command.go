@@ -14,6 +14,9 @@ import (
 // run as the author meant.
 const needsShellReason = "this hook needs a shell; AgentDesk runs hooks without one"
 
+// powerShellReason is Hook.Inactive for hooks declared "shell": "powershell".
+const powerShellReason = "this hook is a PowerShell command; AgentDesk runs hooks without a shell"
+
 var errEmptyCommand = errors.New("command is empty")
 
 // command is a hook command turned into argv.

@@ -37,6 +37,14 @@ type Hook struct {
 	IgnoreExit    bool     // a trailing "; exit 0" or "|| true" was removed
 	Inactive      string   // why this hook will not run; empty when it can
 	Files         []string // package-relative files the argv names, sorted, unique
+
+	// Recorded as written, shown in the details, never run: AgentDesk
+	// execs argv on every system and uses no shell. CommandWindows is
+	// the shell command meant for Windows (Ponytail's is PowerShell);
+	// Shell is "bash" (the default) or "powershell", and a PowerShell
+	// hook is inactive because its command is PowerShell code.
+	CommandWindows string `json:",omitempty"`
+	Shell          string `json:",omitempty"`
 }
 
 // Key identifies the hook for the dispatcher, which runs each (extension,
@@ -47,11 +55,13 @@ func (h Hook) Key() string {
 
 // handler is one entry of a matcher group's "hooks" list as written.
 type handler struct {
-	Type          string   `json:"type"`
-	Command       string   `json:"command"`
-	Args          []string `json:"args"`
-	Timeout       *float64 `json:"timeout"`
-	StatusMessage string   `json:"statusMessage"`
+	Type           string   `json:"type"`
+	Command        string   `json:"command"`
+	Args           []string `json:"args"`
+	Timeout        *float64 `json:"timeout"`
+	StatusMessage  string   `json:"statusMessage"`
+	CommandWindows string   `json:"commandWindows"`
+	Shell          string   `json:"shell"`
 }
 
 type matcherGroup struct {
@@ -191,10 +201,19 @@ func (l *loader) addHook(event, matcher, where string, h handler) error {
 	hook := Hook{
 		Event: event, Matcher: matcher, Command: h.Command, Argv: cmd.argv,
 		Timeout: timeout, StatusMessage: h.StatusMessage, IgnoreExit: cmd.ignoreExit,
+		CommandWindows: h.CommandWindows, Shell: h.Shell,
 	}
-	if cmd.needsShell {
+	switch {
+	case h.Shell != "" && h.Shell != "bash" && h.Shell != "powershell":
+		hook.Inactive = fmt.Sprintf("shell %q is not one AgentDesk knows (bash or powershell)", h.Shell)
+	case h.Shell == "powershell":
+		hook.Inactive = powerShellReason
+	case cmd.needsShell:
 		hook.Inactive = needsShellReason
-	} else if err := l.checkArgv(&hook); err != nil {
+	default:
+		err = l.checkArgv(&hook)
+	}
+	if err != nil {
 		return err
 	}
 	if hook.Inactive != "" {

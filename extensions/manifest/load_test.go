@@ -90,6 +90,9 @@ func TestLoadPonytailShape(t *testing.T) {
 			!slices.Equal(h.Files, []string{"hooks/" + scripts[i] + ".js"}) {
 			t.Errorf("hook %d = %+v", i, h)
 		}
+		if !strings.HasPrefix(h.CommandWindows, "if (Get-Command node)") {
+			t.Errorf("hook %d: commandWindows not recorded: %q", i, h.CommandWindows)
+		}
 	}
 	if pkg.Hooks[0].Matcher != "startup|resume|clear|compact" || pkg.Hooks[1].Matcher != "" {
 		t.Errorf("matchers = %q, %q", pkg.Hooks[0].Matcher, pkg.Hooks[1].Matcher)
@@ -253,22 +256,28 @@ func TestLoadInactiveHooks(t *testing.T) {
 		name, command string
 		files         map[string]string
 		wantInactive  string // "" = active
+		extra         string // more handler fields, e.g. `, "shell": "powershell"`
 	}{
-		{"needs a shell", `node a.js && node b.js`, nil, needsShellReason},
+		{"needs a shell", `node a.js && node b.js`, nil, needsShellReason, ""},
 		{"non-executable program", `${CLAUDE_PLUGIN_ROOT}/hooks/x.cmd`, map[string]string{"hooks/x.cmd": "@echo off\n"},
-			"hooks/x.cmd is not executable on this system"},
+			"hooks/x.cmd is not executable on this system", ""},
 		{"executable without #!", `${CLAUDE_PLUGIN_ROOT}/hooks/x.txt`, map[string]string{"hooks/x.txt*": "echo hi\n"},
-			"hooks/x.txt is not executable on this system (neither a #! script nor a native binary)"},
+			"hooks/x.txt is not executable on this system (neither a #! script nor a native binary)", ""},
 		{"program is a folder", `${CLAUDE_PLUGIN_ROOT}/hooks`, map[string]string{"hooks/keep": ""},
-			"hooks is not executable on this system"},
-		{"shebang script", `${CLAUDE_PLUGIN_ROOT}/hooks/run.sh --flag`, map[string]string{"hooks/run.sh*": "#!/bin/sh\n"}, ""},
-		{"native binary", `$CLAUDE_PLUGIN_ROOT/bin/tool`, map[string]string{"bin/tool*": elf}, ""},
-		{"non-executable script as argument", `node ${AGENTDESK_PLUGIN_ROOT}/x.js`, map[string]string{"x.js": "//"}, ""},
+			"hooks is not executable on this system", ""},
+		{"shebang script", `${CLAUDE_PLUGIN_ROOT}/hooks/run.sh --flag`, map[string]string{"hooks/run.sh*": "#!/bin/sh\n"}, "", ""},
+		{"native binary", `$CLAUDE_PLUGIN_ROOT/bin/tool`, map[string]string{"bin/tool*": elf}, "", ""},
+		{"non-executable script as argument", `node ${AGENTDESK_PLUGIN_ROOT}/x.js`, map[string]string{"x.js": "//"}, "", ""},
+		{"declared PowerShell", `Write-Output hi`, nil, powerShellReason, `, "shell": "powershell"`},
+		{"declared bash is the default", `node ${CLAUDE_PLUGIN_ROOT}/x.js`, map[string]string{"x.js": "//"}, "", `, "shell": "bash"`},
+		{"unknown shell", `node x.js`, nil, `shell "fish" is not one AgentDesk knows`, `, "shell": "fish"`},
+		{"a Windows variant is recorded, not run", `node ${CLAUDE_PLUGIN_ROOT}/x.js`, map[string]string{"x.js": "//"}, "",
+			`, "commandWindows": "if (Get-Command node) { node x.js }"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			files := map[string]string{".codex-plugin/plugin.json": `{"name": "x", "hooks": {"SessionStart": [{"hooks": [
-				{"type": "command", "command": ` + quoteJSON(tt.command) + `}]}]}}`}
+				{"type": "command", "command": ` + quoteJSON(tt.command) + tt.extra + `}]}]}}`}
 			for k, v := range tt.files {
 				files[k] = v
 			}
