@@ -7,8 +7,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/agentdesk/agentdesk/app/internal/quietinit"
+	"github.com/agentdesk/agentdesk/ui"
 )
 
 // version is the AgentDesk version; FyneApp.toml carries the same number
@@ -53,9 +55,13 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	switch args[0] {
 	case "--preferences":
-		section := "Providers"
+		section := ui.Sections()[0]
 		if len(args) > 1 {
-			section = args[1]
+			var ok bool
+			if section, ok = ui.SectionNamed(args[1]); !ok {
+				fmt.Fprintf(stderr, "agentdesk: no Preferences section %q; the sections are: %s\n", args[1], strings.Join(ui.Sections(), ", "))
+				return 2
+			}
 		}
 		return runGUI(section, stderr)
 	case "version", "--version":

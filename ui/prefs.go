@@ -1,6 +1,9 @@
 package ui
 
 import (
+	"slices"
+	"strings"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
@@ -15,6 +18,28 @@ const (
 )
 
 var sections = []string{sectionProviders, sectionExtensions, sectionSkills, sectionAdvanced}
+
+// Sections lists the Preferences sections by name.
+func Sections() []string { return slices.Clone(sections) }
+
+// SectionNamed finds a section by name, ignoring case; a single word of it
+// is enough ("extensions" is Agent Extensions).
+func SectionNamed(name string) (string, bool) {
+	name = strings.TrimSpace(name)
+	for _, s := range sections {
+		if strings.EqualFold(s, name) {
+			return s, true
+		}
+	}
+	for _, s := range sections {
+		for _, word := range strings.Fields(s) {
+			if strings.EqualFold(word, name) {
+				return s, true
+			}
+		}
+	}
+	return "", false
+}
 
 // prefsPane is one section's content.
 type prefsPane interface {
@@ -77,11 +102,15 @@ func (p *prefsWindow) showSection(section string) {
 	pane.shown()
 }
 
+// show opens the window on a section (by SectionNamed); an unknown name
+// keeps the current section, or the first one.
 func (p *prefsWindow) show(section string) {
-	for i, s := range sections {
-		if s == section {
-			p.list.Select(i)
-		}
+	name, ok := SectionNamed(section)
+	if !ok && p.content.Objects == nil {
+		name, ok = sections[0], true
+	}
+	if ok {
+		p.list.Select(slices.Index(sections, name))
 	}
 	p.win.Show()
 	p.win.RequestFocus()

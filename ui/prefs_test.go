@@ -122,3 +122,26 @@ func TestThinkingBudgetSetting(t *testing.T) {
 		t.Fatalf("stored %+v (%v), want a 16000-token budget reaching the provider config", s, err)
 	}
 }
+
+func TestSectionNamedIgnoresCaseAndTakesOneWord(t *testing.T) {
+	for in, want := range map[string]string{"providers": sectionProviders, "Agent Extensions": sectionExtensions,
+		"extensions": sectionExtensions, " ADVANCED ": sectionAdvanced, "skills": sectionSkills, "": "", "agent x": ""} {
+		got, ok := SectionNamed(in)
+		if got != want || ok != (want != "") {
+			t.Errorf("SectionNamed(%q) = %q, %v; want %q", in, got, ok, want)
+		}
+	}
+}
+
+func TestPreferencesOpenOnTheAskedSection(t *testing.T) {
+	h := newHarness(t, harnessOptions{})
+	u := h.open(false)
+	u.ShowPreferences("advanced")
+	if _, ok := u.prefs.objects[sectionAdvanced]; !ok {
+		t.Fatal(`"advanced" did not open the Advanced section`)
+	}
+	u.ShowPreferences("no such section") // keeps what is shown
+	if got := u.prefs.content.Objects[0]; got != u.prefs.objects[sectionAdvanced] {
+		t.Fatal("an unknown section replaced the shown one")
+	}
+}
