@@ -135,10 +135,10 @@ func (p *extensionsPane) onInstall() {
 	p.setInstalling(true)
 	p.showInstallMessage("", false)
 	progress := func(pr extensions.Progress) { p.u.d.Do(func() { p.showProgress(pr) }) }
-	go func() {
+	p.u.goWork(func() {
 		info, err := p.u.d.Extensions.Install(ctx, raw, ref, progress)
 		p.u.d.Do(func() { p.installed(info, err, ctx.Err() != nil) })
-	}()
+	})
 }
 
 func (p *extensionsPane) onCancelInstall() {

@@ -7,7 +7,10 @@ package ui
 
 import (
 	"context"
+	"log/slog"
 	"net/url"
+	"sync"
+	"time"
 
 	"fyne.io/fyne/v2"
 
@@ -52,7 +55,13 @@ type UI struct {
 	main  fyne.Window
 	chat  *chatView
 	prefs *prefsWindow
+	// work counts the goroutines doing slow calls for the views, so Close
+	// can let them finish (they all take u.ctx) before the services close.
+	work sync.WaitGroup
 }
+
+// closeWait bounds how long Close waits for cancelled work to return.
+const closeWait = 5 * time.Second
 
 // New builds the main window (not shown yet).
 func New(d Deps) *UI {
@@ -82,23 +91,35 @@ func (u *UI) ShowPreferences(section string) {
 	u.prefs.show(section)
 }
 
-// Close stops background work: the open session's turn and hooks, pumps.
+// Close stops background work: the open session's turn and hooks, pumps,
+// and the views' own slow calls, which it waits for (briefly: they are
+// cancelled) so nothing touches the database or data folder afterwards.
 func (u *UI) Close() {
 	u.stop()
 	u.chat.closeSessionAndWait()
 	if u.prefs != nil {
 		u.prefs.close()
 	}
+	done := make(chan struct{})
+	go func() { u.work.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(closeWait):
+		slog.Warn("ui: background work still running after close", "waited", closeWait)
+	}
 }
+
+// goWork runs f on its own goroutine, counted for Close.
+func (u *UI) goWork(f func()) { u.work.Go(f) }
 
 // background runs f off the UI goroutine and hands its result to the UI
 // through do. Every slow call (database, network, git, hooks) goes here.
 func background[T any](u *UI, f func(context.Context) (T, error), then func(T, error)) {
-	go func() {
+	u.goWork(func() {
 		v, err := f(u.ctx)
 		if u.ctx.Err() != nil {
 			return
 		}
 		u.d.Do(func() { then(v, err) })
-	}()
+	})
 }
