@@ -90,6 +90,19 @@ func NewProvider(c llm.Config) (llm.Provider, error) {
 	return nil, fmt.Errorf("unknown provider kind %q (want %s or %s)", c.Kind, llm.KindOpenAI, llm.KindAnthropic)
 }
 
+// ListModels asks the provider's server which models it serves (GET
+// /v1/models on both wire formats), for the model picker. Bound it with
+// ctx.
+func ListModels(ctx context.Context, c llm.Config) ([]string, error) {
+	switch c.Kind {
+	case llm.KindOpenAI, "":
+		return openai.ListModels(ctx, c.BaseURL, c.APIKey)
+	case llm.KindAnthropic:
+		return anthropic.ListModels(ctx, c)
+	}
+	return nil, fmt.Errorf("unknown provider kind %q (want %s or %s)", c.Kind, llm.KindOpenAI, llm.KindAnthropic)
+}
+
 // Canonical resolves a folder the user picked to the path a project is
 // known by: absolute, cleaned, symlinks resolved.
 func Canonical(dir string) (string, error) {

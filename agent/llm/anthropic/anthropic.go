@@ -88,3 +88,24 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request, onDelta func(llm
 
 // model is the request's model, or the configured one.
 func (p *Provider) model(req llm.Request) string { return cmp.Or(req.Model, p.cfg.Model) }
+
+// maxListedModels bounds ListModels; the API lists a few dozen.
+const maxListedModels = 1000
+
+// ListModels returns the ids the server lists under /v1/models, newest
+// first as the API orders them. Bound it with ctx.
+func ListModels(ctx context.Context, cfg llm.Config) ([]string, error) {
+	cfg = cfg.WithDefaults()
+	client := wire.NewHTTPClient(cfg.ConnectTimeout)
+	defer client.CloseIdleConnections()
+	models := sdk.NewModelService(clientOptions(cfg, client)...)
+	pager := models.ListAutoPaging(ctx, sdk.ModelListParams{Limit: sdk.Int(100)})
+	var ids []string
+	for pager.Next() && len(ids) < maxListedModels {
+		ids = append(ids, pager.Current().ID)
+	}
+	if err := pager.Err(); err != nil {
+		return nil, (&attempt{url: cfg.BaseURL}).fail(ctx, err)
+	}
+	return ids, nil
+}

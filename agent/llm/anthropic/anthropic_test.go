@@ -452,3 +452,21 @@ func TestConnectionRefused(t *testing.T) {
 		t.Errorf("error names %q / %q, want %q", e.URL, e.Error(), url)
 	}
 }
+
+func TestListModels(t *testing.T) {
+	srv := llmtest.NewAnthropic(t)
+	srv.SetModels("claude-opus-4-5", "claude-sonnet-4-5", "claude-haiku-4-5")
+	models, err := anthropic.ListModels(t.Context(), srv.Config())
+	if want := []string{"claude-opus-4-5", "claude-sonnet-4-5", "claude-haiku-4-5"}; err != nil || !slices.Equal(models, want) {
+		t.Fatalf("ListModels = %v, %v; want %v", models, err, want)
+	}
+	noKey := srv.Config()
+	noKey.APIKey = ""
+	if _, err := anthropic.ListModels(t.Context(), noKey); !llm.IsKind(err, llm.ErrAuth) {
+		t.Errorf("without a key: err = %v, want an authentication error", err)
+	}
+	url := llmtest.UnreachableURL(t)
+	if _, err := anthropic.ListModels(t.Context(), llm.Config{Kind: llm.KindAnthropic, BaseURL: url}); !llm.IsKind(err, llm.ErrUnreachable) {
+		t.Errorf("ListModels(%s) err = %v, want unreachable", url, err)
+	}
+}

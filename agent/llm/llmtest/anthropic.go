@@ -20,6 +20,24 @@ func (anthropicWire) kind() string { return llm.KindAnthropic }
 
 func (anthropicWire) routes(s *Server, mux *http.ServeMux) {
 	mux.HandleFunc("POST /v1/messages", s.serveModel)
+	// One page, as the API sends it (first_id/last_id for paging).
+	mux.HandleFunc("GET /v1/models", func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("X-Api-Key") == "" {
+			writeError(w, http.StatusUnauthorized, AnthropicError("authentication_error", "x-api-key header is required"))
+			return
+		}
+		ids := s.modelIDs()
+		data := []any{}
+		for _, id := range ids {
+			data = append(data, map[string]any{"type": "model", "id": id, "display_name": id, "created_at": "2025-01-01T00:00:00Z"})
+		}
+		page := map[string]any{"data": data, "has_more": false, "first_id": nil, "last_id": nil}
+		if len(ids) > 0 {
+			page["first_id"], page["last_id"] = ids[0], ids[len(ids)-1]
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(mustJSON(page))
+	})
 }
 
 // AnthropicError is an error body in Anthropic's format, typ being one of

@@ -93,19 +93,20 @@ type Server struct {
 	respond  func(Request) Reply
 	requests []Request
 	arrived  chan struct{} // closed and replaced whenever a request is recorded
+	models   []string      // what GET /v1/models lists
 }
 
 // NewOpenAI starts a fake OpenAI-compatible server serving
 // POST /v1/chat/completions and GET /v1/models. It stops when the test ends.
 func NewOpenAI(t testing.TB) *Server { return start(t, openAIWire{}) }
 
-// NewAnthropic starts a fake Anthropic server serving POST /v1/messages.
-// It stops when the test ends.
+// NewAnthropic starts a fake Anthropic server serving POST /v1/messages
+// and GET /v1/models. It stops when the test ends.
 func NewAnthropic(t testing.TB) *Server { return start(t, anthropicWire{}) }
 
 func start(t testing.TB, w wire) *Server {
 	t.Helper()
-	s := &Server{wire: w, done: make(chan struct{}), arrived: make(chan struct{})}
+	s := &Server{wire: w, done: make(chan struct{}), arrived: make(chan struct{}), models: []string{ModelName}}
 	mux := http.NewServeMux()
 	w.routes(s, mux)
 	srv := httptest.NewServer(mux)
@@ -121,6 +122,20 @@ func start(t testing.TB, w wire) *Server {
 // Config is a provider configuration pointing at the server.
 func (s *Server) Config() llm.Config {
 	return llm.Config{Kind: s.wire.kind(), BaseURL: s.URL, Model: ModelName, APIKey: "llmtest-key"}
+}
+
+// SetModels sets the ids GET /v1/models lists, in order (default:
+// ModelName alone).
+func (s *Server) SetModels(ids ...string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.models = append([]string(nil), ids...)
+}
+
+func (s *Server) modelIDs() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.models...)
 }
 
 // Push queues replies, served in order. When the queue is empty the server

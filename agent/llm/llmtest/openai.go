@@ -28,15 +28,14 @@ func (openAIWire) invalid(map[string]any) string { return "" }
 
 func (openAIWire) routes(s *Server, mux *http.ServeMux) {
 	mux.HandleFunc("POST /v1/chat/completions", s.serveModel)
-	mux.HandleFunc("GET /v1/models", serveModels)
-}
-
-func serveModels(w http.ResponseWriter, _ *http.Request) {
-	w.Header().Set("Content-Type", "application/json")
-	_, _ = w.Write(mustJSON(map[string]any{
-		"object": "list",
-		"data":   []any{map[string]any{"id": ModelName, "object": "model", "created": chunkCreated, "owned_by": "llmtest"}},
-	}))
+	mux.HandleFunc("GET /v1/models", func(w http.ResponseWriter, _ *http.Request) {
+		var data []any
+		for _, id := range s.modelIDs() {
+			data = append(data, map[string]any{"id": id, "object": "model", "created": chunkCreated, "owned_by": "llmtest"})
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(mustJSON(map[string]any{"object": "list", "data": data}))
+	})
 }
 
 // OpenAIError is an error body in OpenAI's format. An empty code is sent
