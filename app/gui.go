@@ -43,6 +43,13 @@ func runGUI(prefs string, stderr io.Writer) int {
 			_, cfg, _ := c.provider()
 			return cfg.Model
 		},
+		ListModels: func(ctx context.Context) ([]string, error) {
+			_, cfg, err := c.provider()
+			if err != nil {
+				return nil, err
+			}
+			return agent.ListModels(ctx, cfg)
+		},
 		OpenURL:  a.OpenURL,
 		StartDir: os.Getenv("AGENTDESK_PROJECT"),
 	})

@@ -53,6 +53,7 @@ type chatView struct {
 	emptyState  fyne.CanvasObject
 	approvals   *approvalDialogs
 
+	menu      *fyne.Menu // the header menu shown last (tests pick from it)
 	streaming bool
 	usage     agent.Usage
 	hookState string
@@ -66,8 +67,9 @@ func newChatView(u *UI) *chatView {
 }
 
 func (c *chatView) buildUI() fyne.CanvasObject {
-	c.projectBtn = &widget.Button{Text: "Open a folder…", Icon: theme.FolderOpenIcon(), Importance: widget.LowImportance, OnTapped: c.onOpenFolder}
-	c.modelBtn = &widget.Button{Text: "model: …", Importance: widget.LowImportance, OnTapped: func() { c.u.ShowPreferences(sectionProviders) }}
+	c.projectBtn = &widget.Button{Text: "Open a folder…", Icon: theme.FolderOpenIcon(), Importance: widget.LowImportance, OnTapped: c.onProjectMenu}
+	c.modelBtn = &widget.Button{Text: "model: …", Icon: theme.MenuDropDownIcon(), IconPlacement: widget.ButtonIconTrailingText,
+		Importance: widget.LowImportance, OnTapped: c.onModelMenu}
 	prefsBtn := &widget.Button{Icon: theme.SettingsIcon(), Importance: widget.LowImportance, OnTapped: func() { c.u.ShowPreferences(sectionProviders) }}
 	top := container.NewBorder(nil, nil, c.projectBtn, container.NewHBox(c.modelBtn, prefsBtn))
 

@@ -40,6 +40,9 @@ type Deps struct {
 	// Model is the model the next turn will use (settings plus any
 	// environment override); nil: the saved setting.
 	Model func() string
+	// ListModels lists the models the provider the next turn uses serves
+	// (environment overrides included); nil: the saved provider's.
+	ListModels func(ctx context.Context) ([]string, error)
 	// ProbeLocal looks for a local model server on first start.
 	ProbeLocal func(ctx context.Context) (agent.ProviderSettings, bool)
 	OpenURL    func(*url.URL) error
