@@ -235,6 +235,10 @@ func TestTranscriptFollowsOnlyAReaderAtTheEnd(t *testing.T) {
 	h := newHarness(t, harnessOptions{})
 	u := h.open(true)
 	tv := u.chat.transcript
+	frame := func() { // what the driver does between two pump frames
+		h.relayout(u.main)
+		h.loop.runQueued()
+	}
 	text := func(role llm.Role, s string) agent.Entry {
 		return agent.Entry{Role: role, Session: "s", Parts: []llm.Part{{Kind: llm.PartText, Text: s}}}
 	}
@@ -243,40 +247,76 @@ func TestTranscriptFollowsOnlyAReaderAtTheEnd(t *testing.T) {
 		entries = append(entries, text(llm.RoleAssistant, fmt.Sprintf("answer %d", i)))
 	}
 	tv.setEntries("s", entries)
-	h.relayout(u.main)
-	h.relayout(u.main)
+	frame()
 	if !tv.atBottom() || tv.list.GetScrollOffset() == 0 {
 		t.Fatalf("an opened session must show its end (offset %v)", tv.list.GetScrollOffset())
 	}
 
+	// An answer streams in, growing one row frame after frame: the view
+	// keeps its end in sight all along.
+	var streamed strings.Builder
+	last := tv.list.GetScrollOffset()
+	for v := range 30 {
+		streamed.WriteString(fmt.Sprintf("streamed line %d\n\n", v))
+		tv.setStream(agent.Stream{Active: true, Version: v + 1, Text: streamed.String()})
+		if off := tv.list.GetScrollOffset(); off < last {
+			t.Fatalf("frame %d: the view jumped up from %v to %v while following (flicker)", v, last, off)
+		}
+		frame()
+		last = tv.list.GetScrollOffset()
+		if !tv.atBottom() {
+			t.Fatalf("frame %d: offset %v, the growing answer's end is out of sight", v, tv.list.GetScrollOffset())
+		}
+	}
+	tv.add(text(llm.RoleAssistant, streamed.String()))
+	frame()
+	if !tv.atBottom() {
+		t.Fatalf("offset %v: the final answer's end is out of sight", tv.list.GetScrollOffset())
+	}
+
+	// The reader scrolls up between a frame and the scroll that settles it
+	// (input is handled between the two): the view stays where they put it.
+	streamed.WriteString("one more line\n\n")
+	tv.setStream(agent.Stream{Active: true, Version: 31, Text: streamed.String()})
+	if !tv.settleQueued {
+		t.Fatal("a growing row at the end must queue a settle")
+	}
+	tv.list.ScrollToOffset(40)
+	frame()
+	if off := tv.list.GetScrollOffset(); off != 40 {
+		t.Fatalf("offset = %v: the settle overrode the reader's scroll", off)
+	}
+	tv.list.ScrollToBottom()
+	frame()
+
 	// The reader scrolls to the top; a streamed answer and a new message
 	// arrive: the view stays put.
 	tv.list.ScrollToOffset(0)
-	h.relayout(u.main)
-	tv.setStream(agent.Stream{Active: true, Version: 1, Text: strings.Repeat("streamed line\n", 40)})
-	h.relayout(u.main)
+	frame()
+	tv.setStream(agent.Stream{Active: true, Version: 100, Text: strings.Repeat("streamed line\n", 40)})
+	frame()
 	tv.add(text(llm.RoleAssistant, "final answer"))
-	h.relayout(u.main)
+	frame()
 	if off := tv.list.GetScrollOffset(); off != 0 {
 		t.Fatalf("offset = %v after new content: the reader was pulled away from what they were reading", off)
 	}
 
 	// Back at the end, new rows come into view again.
 	tv.list.ScrollToBottom()
-	h.relayout(u.main)
+	frame()
 	before := tv.list.GetScrollOffset()
 	tv.add(text(llm.RoleAssistant, "another answer"))
-	h.relayout(u.main)
+	frame()
 	if !tv.atBottom() || tv.list.GetScrollOffset() <= before {
 		t.Fatalf("offset %v → %v: a reader at the end must follow new rows", before, tv.list.GetScrollOffset())
 	}
 
 	// Scrolled up again, the reader's own prompt brings the end back.
 	tv.list.ScrollToOffset(0)
-	h.relayout(u.main)
+	frame()
 	tv.add(text(llm.RoleUser, "my next question"))
-	h.relayout(u.main)
-	if !tv.atBottom() || tv.list.GetScrollOffset() == 0 {
+	frame()
+	if !tv.atBottom() {
 		t.Fatalf("offset %v: sending a prompt must show the end", tv.list.GetScrollOffset())
 	}
 }

@@ -39,6 +39,14 @@ type transcriptView struct {
 	// rendered is set once the list has built a row: before that it has
 	// no scroller and cannot scroll, so endPending keeps the request.
 	rendered, endPending bool
+	// follow: new content scrolls into view (see following).
+	// settleQueued: a scroll to the exact end waits for the current
+	// layout pass to finish (see settle). autoOffset is where the view's
+	// own scrolling left it: any other offset is the reader's doing.
+	follow       bool
+	settleQueued bool
+	autoOffset   float32
+	autoContent  float32 // the content height when autoOffset was taken
 }
 
 // item is one transcript row.
@@ -51,7 +59,7 @@ type item struct {
 }
 
 func newTranscriptView(c *chatView) *transcriptView {
-	t := &transcriptView{c: c, heights: map[widget.ListItemID]float32{}, owner: map[fyne.CanvasObject]*fyne.Container{}}
+	t := &transcriptView{c: c, heights: map[widget.ListItemID]float32{}, owner: map[fyne.CanvasObject]*fyne.Container{}, follow: true}
 	t.list = &widget.List{
 		Length: t.length,
 		// The template's height is the list's estimate for rows not yet
@@ -88,12 +96,16 @@ func (t *transcriptView) itemAt(id widget.ListItemID) *item {
 func (t *transcriptView) clear(noSession bool) {
 	t.items, t.live, t.session = nil, nil, ""
 	t.rounds = map[string]*item{}
-	t.resetHeights()
+	// t.heights stays: it mirrors the list's item heights, which the list
+	// keeps (there is no way to clear them); rows are re-measured as they
+	// show, and until then both use the same estimate.
 	t.hint.SetText("")
 	if noSession {
 		t.hint.SetText("Ask anything about this project. The agent can read, search, edit and run commands here; edits and commands wait for your approval.")
 	}
 	t.list.Refresh()
+	t.follow = true // an empty view is at its end
+	t.mark()
 }
 
 func (t *transcriptView) setEntries(session string, entries []agent.Entry) {
@@ -107,6 +119,34 @@ func (t *transcriptView) setEntries(session string, entries []agent.Entry) {
 	t.scrollToBottom()
 }
 
+// following reports whether new content should scroll into view. The
+// view follows until the reader scrolls up, by however little (a wheel
+// notch is less than a streamed line, so a distance test alone would pull
+// them back every frame), and again once they scroll down to the end.
+//
+// The offset also drops when content shrinks (a row re-measured smaller,
+// a collapsed part) and the list clamps it: that is no reader's doing,
+// and the view is then at its end anyway.
+func (t *transcriptView) following() bool {
+	off := t.list.GetScrollOffset()
+	switch {
+	case off == t.autoOffset: // nobody scrolled since the view did
+	case off < t.autoOffset && t.contentHeight() >= t.autoContent:
+		t.follow = false
+		t.mark()
+	case !t.settleQueued: // (while one is queued the heights are ahead of the offset: judge next time)
+		t.follow = t.atBottom()
+		t.mark()
+	}
+	return t.follow
+}
+
+// mark notes the offset (and content height) the view is at now, so a
+// later change can be told to be the reader's.
+func (t *transcriptView) mark() {
+	t.autoOffset, t.autoContent = t.list.GetScrollOffset(), t.contentHeight()
+}
+
 // atBottom reports whether the reader is looking at the end of the
 // transcript, judged on the heights the list has now, before a change.
 // New content follows only then: someone who scrolled up to read is
@@ -117,9 +157,17 @@ func (t *transcriptView) atBottom() bool {
 	if view <= 0 {
 		return true // not laid out yet
 	}
+	slack := theme.TextSize() * 2 // about a line: a near miss still counts as the end
+	return t.list.GetScrollOffset()+view >= t.contentHeight()-slack
+}
+
+// contentHeight is the list's content height as the list computes it:
+// measured rows at their height, the others at the template's, with the
+// separator padding between rows.
+func (t *transcriptView) contentHeight() float32 {
 	n := t.length()
 	if n == 0 {
-		return true
+		return 0
 	}
 	content := theme.Padding() * float32(n-1)
 	for id := range n {
@@ -129,8 +177,7 @@ func (t *transcriptView) atBottom() bool {
 			content += t.rowMin
 		}
 	}
-	slack := theme.TextSize() * 2 // about a line: a near miss still counts as the end
-	return t.list.GetScrollOffset()+view >= content-slack
+	return content
 }
 
 func (t *transcriptView) showHint() {
@@ -145,7 +192,7 @@ func (t *transcriptView) showHint() {
 // add appends a stored entry as it arrives from the bus.
 func (t *transcriptView) add(e agent.Entry) {
 	// The reader's own prompt always brings the end into view.
-	follow := t.atBottom() || (e.Role == llm.RoleUser && e.Session == t.session)
+	follow := t.following() || (e.Role == llm.RoleUser && e.Session == t.session)
 	if t.live != nil && e.Role == llm.RoleAssistant {
 		t.live = nil
 	}
@@ -199,7 +246,7 @@ func (t *transcriptView) setStream(s agent.Stream) {
 		}
 		return
 	}
-	follow := t.atBottom()
+	follow := t.following()
 	if t.live == nil {
 		t.live = &item{open: map[int]bool{}}
 		t.hint.Hide()
@@ -213,23 +260,41 @@ func (t *transcriptView) setStream(s agent.Stream) {
 	}
 }
 
-// scrollToBottom brings the newest row into view. (List.ScrollTo, unlike
-// ScrollToBottom, is safe before the list was first rendered.)
+// scrollToBottom brings the end of the newest row into view; before the
+// list's first frame (when it cannot scroll yet) it asks update to.
 func (t *transcriptView) scrollToBottom() {
 	if !t.rendered {
 		t.endPending = true
 		return
 	}
-	if n := t.length(); n > 0 {
-		t.list.ScrollTo(n - 1)
-	}
+	// Not ScrollTo(last): for a last row taller than the view it scrolls
+	// to the row's top, which flickers while an answer streams.
+	t.list.ScrollToBottom()
+	t.follow = true
+	t.mark()
+	t.settle()
 }
 
-func (t *transcriptView) resetHeights() {
-	t.heights = map[widget.ListItemID]float32{}
-	for _, it := range t.items {
-		it.obj = nil
+// settle refreshes the list once the layout pass under way is over and,
+// if the view is following, scrolls to the very end. Rows are measured
+// during the pass, and List.SetItemHeight leaves the list's content size
+// stale until its next Refresh: scrolling from inside the pass would stop
+// short of the end, and without the Refresh the reader could not scroll
+// to the last lines either.
+func (t *transcriptView) settle() {
+	if t.settleQueued {
+		return
 	}
+	t.settleQueued = true
+	t.c.u.d.Do(func() {
+		t.settleQueued = false
+		follow := t.following() // false if the reader scrolled up meanwhile: the view is theirs
+		t.list.Refresh()
+		if follow {
+			t.list.ScrollToBottom()
+		}
+		t.mark()
+	})
 }
 
 // onWidth re-measures rows when the window width changes: wrapped text
@@ -238,10 +303,9 @@ func (t *transcriptView) onWidth(w float32) {
 	if w == t.width {
 		return
 	}
-	follow := t.atBottom()
+	follow := t.following()
 	t.width = w
-	t.heights = map[widget.ListItemID]float32{}
-	t.list.Refresh()
+	t.list.Refresh() // visible rows re-measure at the new width; others when they show
 	if follow {
 		t.scrollToBottom()
 	}
@@ -275,12 +339,10 @@ func (t *transcriptView) update(id widget.ListItemID, o fyne.CanvasObject) {
 	}
 	it.obj.Resize(fyne.NewSize(width, it.obj.MinSize().Height))
 	if h := it.obj.MinSize().Height; t.heights[id] != h {
-		follow := t.atBottom()
+		t.following() // judged before this row's new height counts
 		t.heights[id] = h
 		t.list.SetItemHeight(id, h)
-		if follow {
-			t.list.ScrollToBottom() // a row grew under a reader at the end: keep the end in view (the list is rendered here)
-		}
+		t.settle() // and when following, a row that grew at the end stays in view
 	}
 }
 
