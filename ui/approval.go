@@ -64,7 +64,7 @@ func (a *approvalDialogs) content(req agent.ApprovalRequest) fyne.CanvasObject {
 			monoBlock(p.Command),
 			widget.NewLabel(fmt.Sprintf("Working directory: %s", p.Dir)))
 	case p.Diff != "":
-		detail = container.NewVScroll(monoBlock(p.Diff))
+		detail = container.NewVScroll(diffBlock(p.Diff))
 	default:
 		detail = &widget.Label{Text: p.Detail, Wrapping: fyne.TextWrapWord}
 	}

@@ -10,6 +10,8 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
 
 	"github.com/agentdesk/agentdesk/agent"
 	"github.com/agentdesk/agentdesk/agent/llm"
@@ -318,5 +320,26 @@ func TestTranscriptFollowsOnlyAReaderAtTheEnd(t *testing.T) {
 	frame()
 	if !tv.atBottom() {
 		t.Fatalf("offset %v: sending a prompt must show the end", tv.list.GetScrollOffset())
+	}
+}
+
+func TestDiffBlockColoursLines(t *testing.T) {
+	block := diffBlock("--- a/x.go\n+++ b/x.go\n@@ -1,2 +1,2 @@\n-old\n+new\n same\n")
+	var rt *widget.RichText
+	for _, o := range block.(*fyne.Container).Objects {
+		if r, ok := o.(*widget.RichText); ok {
+			rt = r
+		}
+	}
+	want := []fyne.ThemeColorName{theme.ColorNameForeground, theme.ColorNameForeground, theme.ColorNamePrimary,
+		theme.ColorNameError, theme.ColorNameSuccess, theme.ColorNameForeground}
+	if rt == nil || len(rt.Segments) != len(want) {
+		t.Fatalf("segments = %v, want one per line", rt)
+	}
+	for i, seg := range rt.Segments {
+		ts := seg.(*widget.TextSegment)
+		if ts.Style.ColorName != want[i] || !ts.Style.TextStyle.Monospace {
+			t.Errorf("line %d %q: colour %q, want %q in monospace", i, ts.Text, ts.Style.ColorName, want[i])
+		}
 	}
 }

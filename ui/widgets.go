@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -34,6 +35,34 @@ func chip(text string) fyne.CanvasObject {
 // monoBlock shows text verbatim in a selectable monospace block.
 func monoBlock(text string) fyne.CanvasObject {
 	rt := widget.NewRichText(&widget.TextSegment{Text: text, Style: widget.RichTextStyleCodeBlock})
+	rt.Wrapping = fyne.TextWrapBreak
+	bg := canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
+	return container.NewStack(bg, rt)
+}
+
+// diffBlock shows a unified diff the way code review tools do: added
+// lines green, removed lines red, hunk headers in the primary colour,
+// file names plain.
+func diffBlock(diff string) fyne.CanvasObject {
+	var segs []widget.RichTextSegment
+	for _, line := range strings.Split(strings.TrimSuffix(diff, "\n"), "\n") {
+		style := widget.RichTextStyleCodeBlock
+		switch {
+		case strings.HasPrefix(line, "+++ "), strings.HasPrefix(line, "--- "):
+			// file names: plain (there is no bold monospace face)
+		case strings.HasPrefix(line, "+"):
+			style.ColorName = theme.ColorNameSuccess
+		case strings.HasPrefix(line, "-"):
+			style.ColorName = theme.ColorNameError
+		case strings.HasPrefix(line, "@@"):
+			style.ColorName = theme.ColorNamePrimary
+		}
+		if line == "" {
+			line = " " // an empty paragraph would collapse
+		}
+		segs = append(segs, &widget.TextSegment{Text: line, Style: style})
+	}
+	rt := widget.NewRichText(segs...)
 	rt.Wrapping = fyne.TextWrapBreak
 	bg := canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
 	return container.NewStack(bg, rt)
