@@ -31,6 +31,7 @@ type chatView struct {
 
 	project  storage.Project
 	sessions []storage.Session
+	rows     []sidebarRow // the sidebar: day headings and sessions
 	session  *agent.Session
 	selected int
 	stopPump context.CancelFunc
@@ -105,31 +106,6 @@ func (c *chatView) buildEmptyState() fyne.CanvasObject {
 		Wrapping: fyne.TextWrapWord, Alignment: fyne.TextAlignCenter}
 	open := &widget.Button{Text: "Open Folder…", Icon: theme.FolderOpenIcon(), Importance: widget.HighImportance, OnTapped: c.onOpenFolder}
 	return container.NewCenter(container.NewGridWrap(fyne.NewSize(460, 140), container.NewVBox(msg, container.NewCenter(open))))
-}
-
-func (c *chatView) buildSidebar() fyne.CanvasObject {
-	newBtn := &widget.Button{Text: "New", Icon: theme.ContentAddIcon(), OnTapped: c.onNewSession}
-	c.sessionList = &widget.List{
-		Length:     func() int { return len(c.sessions) },
-		CreateItem: func() fyne.CanvasObject { return &widget.Label{Truncation: fyne.TextTruncateEllipsis} },
-		UpdateItem: func(id widget.ListItemID, o fyne.CanvasObject) {
-			s := c.sessions[id]
-			o.(*widget.Label).SetText(sessionLabel(s))
-		},
-		OnSelected: c.onSelectSession,
-	}
-	c.renameBtn = &widget.Button{Icon: theme.DocumentCreateIcon(), Importance: widget.LowImportance, OnTapped: c.onRename}
-	c.deleteBtn = &widget.Button{Icon: theme.DeleteIcon(), Importance: widget.LowImportance, OnTapped: c.onDelete}
-	header := container.NewBorder(nil, nil, widget.NewLabelWithStyle("Sessions", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), newBtn)
-	return container.NewBorder(header, container.NewHBox(c.renameBtn, c.deleteBtn), nil, nil, c.sessionList)
-}
-
-func sessionLabel(s storage.Session) string {
-	day := s.UpdatedAt.Format("Jan 2")
-	if time.Since(s.UpdatedAt) < 24*time.Hour && s.UpdatedAt.Day() == time.Now().Day() {
-		day = s.UpdatedAt.Format("15:04")
-	}
-	return day + "  " + s.Title
 }
 
 func (c *chatView) installShortcuts() {
@@ -222,11 +198,10 @@ func (c *chatView) reloadSessions(openFirst bool) {
 		if err != nil || p.ID != c.project.ID {
 			return
 		}
-		c.sessions = list
-		c.sessionList.Refresh()
+		c.setSessions(list)
 		c.selectCurrent()
 		if openFirst && c.session == nil && len(list) > 0 {
-			c.sessionList.Select(0)
+			c.sessionList.Select(c.rowOf(0))
 		}
 	})
 }
@@ -240,7 +215,7 @@ func (c *chatView) selectCurrent() {
 	for i, s := range c.sessions {
 		if s.ID == c.session.ID() {
 			c.selected = i
-			c.sessionList.Select(i)
+			c.sessionList.Select(c.rowOf(i))
 			return
 		}
 	}
