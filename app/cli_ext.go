@@ -146,6 +146,9 @@ func (x *extCLI) printInfo(i extensions.Info) {
 	}
 	for _, h := range i.Hooks {
 		fmt.Fprintf(x.out, "  hook %s [%s] %s (timeout %s)%s\n", h.Event, h.MatcherText(), h.ArgvText(), h.TimeoutText(), inactiveText(h.Inactive))
+		if note := h.NotUsedText(); note != "" {
+			fmt.Fprintf(x.out, "       %s\n", note)
+		}
 	}
 	for _, s := range i.Skills {
 		fmt.Fprintf(x.out, "  skill %s — %s\n", s.Name, s.Description)

@@ -620,6 +620,11 @@ func (e *ponytailEnv) stepInstall(t *testing.T) {
 	}
 	info := e.show(t)
 	e.checkRegistry(t, info, "disabled", e.commit)
+	// Ponytail gives every hook a PowerShell commandWindows: recorded and
+	// shown, never run.
+	if out := e.mustCLI(t, "ext", "show", ponytailID).stdout; strings.Count(out, "also declares a Windows command: not used") != 3 {
+		t.Fatalf("ext show does not note the three commandWindows:\n%s", out)
+	}
 	if info.RequestedRef != e.ref || info.PreviousCommit != "" {
 		t.Fatalf("requested_ref %q previous_commit %q", info.RequestedRef, info.PreviousCommit)
 	}
