@@ -58,6 +58,7 @@ bundle: build $(FYNE)
 	Darwin) ./$(FYNE) package --target darwin --executable $(BIN) --src . --release ;; \
 	*) ./$(FYNE) package --target linux --executable $(BIN) --src . --release ;; \
 	esac; status=$$?; mv bin/FyneApp.toml.orig FyneApp.toml; mv -f AgentDesk.tar.xz AgentDesk.app bin/ 2>/dev/null; exit $$status
+	@if [ -f bin/AgentDesk.tar.xz ]; then ./packaging/finish-tarball.sh bin/AgentDesk.tar.xz; fi
 	@ls -ld bin/AgentDesk.*
 
 clean:
