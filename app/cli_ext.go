@@ -26,7 +26,7 @@ type extCLI struct {
 
 func cmdExt(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		fmt.Fprint(stderr, "agentdesk ext: expected a subcommand: install, list, show, enable, disable, update, rollback, uninstall\n")
+		fmt.Fprint(stderr, "agentdesk ext: expected a subcommand: install, list, show, enable, disable, check, update, rollback, uninstall\n")
 		return 2
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -53,6 +53,7 @@ func (x *extCLI) dispatch(ctx context.Context, sub string, rest []string) error 
 		"show":      {nil, []string{"json"}, x.show},
 		"enable":    {nil, []string{"yes"}, x.enable},
 		"disable":   {nil, nil, x.disable},
+		"check":     {nil, []string{"json"}, x.check},
 		"update":    {[]string{"ref"}, []string{"yes"}, x.update},
 		"rollback":  {nil, nil, x.rollback},
 		"uninstall": {nil, []string{"yes"}, x.uninstall},
@@ -229,6 +230,75 @@ func (x *extCLI) disable(ctx context.Context, a cmdArgs) error {
 	}
 	fmt.Fprintf(x.out, "disabled %s\n", id)
 	return nil
+}
+
+// checkRow is one line of `ext check`.
+type checkRow struct {
+	extensions.UpdateCheck
+	Error string `json:"error,omitempty"`
+}
+
+// check asks the remotes of the given (or all) extensions for newer
+// commits without installing anything.
+func (x *extCLI) check(ctx context.Context, a cmdArgs) error {
+	ids := a.pos
+	if len(ids) == 0 {
+		infos, err := x.m.List(ctx)
+		if err != nil {
+			return err
+		}
+		for _, i := range infos {
+			ids = append(ids, i.ID)
+		}
+	}
+	var rows []checkRow
+	failed := 0
+	for _, id := range ids {
+		c, err := x.m.CheckUpdate(ctx, id)
+		row := checkRow{UpdateCheck: c}
+		if err != nil {
+			row.ID, row.Error = id, err.Error()
+			failed++
+		}
+		rows = append(rows, row)
+	}
+	if a.bools["json"] {
+		if err := writeJSON(x.out, rows); err != nil {
+			return err
+		}
+	} else if err := x.printChecks(rows); err != nil {
+		return err
+	}
+	if failed > 0 {
+		return fmt.Errorf("%d of %d checks failed", failed, len(rows))
+	}
+	return nil
+}
+
+func (x *extCLI) printChecks(rows []checkRow) error {
+	if len(rows) == 0 {
+		fmt.Fprintln(x.out, "no extensions installed (agentdesk ext install URL)")
+		return nil
+	}
+	w := tabwriter.NewWriter(x.out, 2, 4, 2, ' ', 0)
+	fmt.Fprintln(w, "ID\tREF\tACTIVE\tLATEST\tSTATE")
+	for _, r := range rows {
+		ref := r.Ref
+		if ref == "" {
+			ref = "(default branch)"
+		}
+		state := "up to date"
+		switch {
+		case r.Error != "":
+			state, ref = "check failed: "+r.Error, "-"
+		case r.Pinned:
+			state = "pinned to a commit (agentdesk ext update " + r.ID + " --ref REF moves it)"
+		case r.Available:
+			state = "update available (agentdesk ext update " + r.ID + ")"
+		}
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\n", r.ID, ref, orDash(extensions.ShortCommit(r.Current)), orDash(extensions.ShortCommit(r.Latest)), state)
+	}
+	return w.Flush()
 }
 
 func (x *extCLI) update(ctx context.Context, a cmdArgs) error {

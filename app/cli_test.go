@@ -134,6 +134,16 @@ func TestExtCommandLineLifecycle(t *testing.T) {
 	files := fixture(t)
 	files["hooks/hooks.json"] = gittest.File{Body: strings.Replace(files["hooks/hooks.json"].Body, `"timeout": 5`, `"timeout": 7`, 1)}
 	second := r.Commit(t, "main", "v2", files)
+	if out := c.ok("ext", "check"); !strings.Contains(out, "update available (agentdesk ext update fixture)") ||
+		!strings.Contains(out, extensions.ShortCommit(first)) || !strings.Contains(out, extensions.ShortCommit(second)) {
+		t.Fatalf("check after a push:\n%s", out)
+	}
+	if info := c.show("fixture"); info.Commit != first {
+		t.Fatal("check installed something")
+	}
+	if _, errOut, code := c.run("", "ext", "check", "fixture", "nope"); code == 0 || !strings.Contains(errOut, "1 of 2 checks failed") {
+		t.Fatalf("check of a missing extension: exit %d, %q", code, errOut)
+	}
 	out = c.ok("ext", "update", "fixture")
 	if !strings.Contains(out, "updated fixture") || !strings.Contains(out, "~ SessionStart") || !strings.Contains(out, "paused until you review") {
 		t.Fatalf("update:\n%s", out)
@@ -143,6 +153,11 @@ func TestExtCommandLineLifecycle(t *testing.T) {
 	}
 	if out := c.ok("ext", "update", "fixture"); !strings.Contains(out, "already up to date") {
 		t.Fatalf("second update:\n%s", out)
+	}
+	var checks []map[string]any
+	json.Unmarshal([]byte(c.ok("ext", "check", "--json")), &checks)
+	if len(checks) != 1 || checks[0]["available"] != false || checks[0]["latest"] != second {
+		t.Fatalf("check --json after updating: %v", checks)
 	}
 	if out := c.ok("ext", "rollback", "fixture"); !strings.Contains(out, "rolled back fixture") || !strings.Contains(out, "enabled") {
 		t.Fatalf("rollback:\n%s", out)

@@ -33,6 +33,7 @@ Usage:
   agentdesk ext show ID [--json]
   agentdesk ext enable ID [--yes]
   agentdesk ext disable ID
+  agentdesk ext check [ID...] [--json]
   agentdesk ext update ID [--ref REF] [--yes]
   agentdesk ext rollback ID
   agentdesk ext uninstall ID [--yes]

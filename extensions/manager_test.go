@@ -339,3 +339,37 @@ func containsText(list []string, sub string) bool {
 	}
 	return false
 }
+
+func TestCheckUpdateReadsTheRemoteOnly(t *testing.T) {
+	r := repo(t, fixtureFiles(t))
+	e := newTestEnv(t, map[string]*gittest.Repo{"fixture": r})
+	ctx := context.Background()
+	first := e.install("fixture", "").Commit
+
+	c, err := e.m.CheckUpdate(ctx, "fixture")
+	if err != nil || c.Available || c.Latest != first || c.Pinned {
+		t.Fatalf("check right after install = %+v, %v; want up to date", c, err)
+	}
+	files := fixtureFiles(t)
+	files["README.md"] = gittest.File{Body: "new\n"}
+	second := r.Commit(t, "main", "docs", files)
+	c, err = e.m.CheckUpdate(ctx, "fixture")
+	if err != nil || !c.Available || c.Current != first || c.Latest != second {
+		t.Fatalf("check after a push = %+v, %v; want %s available", c, err, second)
+	}
+	if info, _ := e.m.Show(ctx, "fixture"); info.Commit != first {
+		t.Fatal("checking installed something")
+	}
+
+	// A commit ref is pinned: no network, nothing newer.
+	if err := e.m.Uninstall(ctx, "fixture"); err != nil {
+		t.Fatal(err)
+	}
+	e.install("fixture", first)
+	if c, err = e.m.CheckUpdate(ctx, "fixture"); err != nil || !c.Pinned || c.Available {
+		t.Fatalf("check of a pinned commit = %+v, %v", c, err)
+	}
+	if _, err := e.m.CheckUpdate(ctx, "nope"); err == nil || !strings.Contains(err.Error(), "not installed") {
+		t.Fatalf("check of a missing extension: %v", err)
+	}
+}
