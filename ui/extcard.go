@@ -81,6 +81,22 @@ func (p *extensionsPane) callToAction(info extensions.Info) fyne.CanvasObject {
 func (p *extensionsPane) cardMessage(info extensions.Info, st *cardState) fyne.CanvasObject {
 	var lines []string
 	importance := widget.MediumImportance
+	if c := st.check; c != nil {
+		switch {
+		case c.Available:
+			lines = append(lines, fmt.Sprintf("Update available: %s → %s. Update installs it; nothing changes until you do.",
+				extensions.ShortCommit(c.Current), extensions.ShortCommit(c.Latest)))
+			importance = widget.HighImportance
+		case c.Pinned:
+			lines = append(lines, "Pinned to commit "+extensions.ShortCommit(c.Current)+": nothing newer comes from a commit.")
+		default:
+			lines = append(lines, "Up to date.")
+		}
+	}
+	if st.checkErr != "" {
+		lines = append(lines, "Could not check for updates: "+st.checkErr)
+		importance = widget.DangerImportance
+	}
 	if st.message != "" {
 		lines = append(lines, st.message)
 		if st.isError {
@@ -114,6 +130,9 @@ func fixFor(msg string) string {
 
 func (p *extensionsPane) actions(info extensions.Info, st *cardState) fyne.CanvasObject {
 	update := &widget.Button{Text: "Update", Icon: theme.ViewRefreshIcon(), OnTapped: func() { p.onUpdate(info) }}
+	if st.check != nil && st.check.Available {
+		update.Importance = widget.HighImportance
+	}
 	rollback := &widget.Button{Text: "Rollback", Icon: theme.HistoryIcon(), OnTapped: func() { p.onRollback(info) }}
 	uninstall := &widget.Button{Text: "Uninstall", Icon: theme.DeleteIcon(), Importance: widget.DangerImportance, OnTapped: func() { p.onUninstall(info) }}
 	copyURL := &widget.Button{Text: "Copy URL", Icon: theme.ContentCopyIcon(), Importance: widget.LowImportance,
@@ -288,6 +307,7 @@ func trustLines(hooks []extensions.Hook) []string {
 
 func (p *extensionsPane) onUpdate(info extensions.Info) {
 	st := p.cardFor(info.ID)
+	st.check, st.checkErr = nil, "" // the update answers it
 	progress := func(pr extensions.Progress) {
 		p.u.d.Do(func() {
 			if st.busy {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"sync"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -31,6 +32,7 @@ type extensionsPane struct {
 	progress   *widget.ProgressBar
 	installMsg *widget.Label
 	cancel     context.CancelFunc
+	checkBtn   *widget.Button
 
 	cards   *fyne.Container
 	infos   []extensions.Info
@@ -45,6 +47,9 @@ type cardState struct {
 	isError bool
 	busy    bool
 	open    bool
+	// The last check for updates: its result, or why it failed.
+	check    *extensions.UpdateCheck
+	checkErr string
 }
 
 func newExtensionsPane(u *UI) *extensionsPane {
@@ -71,7 +76,9 @@ func (p *extensionsPane) buildUI() fyne.CanvasObject {
 	install := container.NewVBox(intro, inputs, p.urlHint, container.NewBorder(nil, nil, p.phase, nil, p.progress), p.installMsg)
 	p.cards = container.NewVBox()
 	title := widget.NewLabelWithStyle(sectionExtensions, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	return container.NewBorder(container.NewVBox(title, install, widget.NewSeparator()), nil, nil, nil, container.NewVScroll(p.cards))
+	p.checkBtn = &widget.Button{Text: "Check for updates", Icon: theme.ViewRefreshIcon(), Importance: widget.LowImportance, OnTapped: p.onCheckUpdates}
+	header := container.NewBorder(nil, nil, title, p.checkBtn)
+	return container.NewBorder(container.NewVBox(header, install, widget.NewSeparator()), nil, nil, nil, container.NewVScroll(p.cards))
 }
 
 func (p *extensionsPane) shown() {
@@ -193,6 +200,75 @@ func (p *extensionsPane) installed(info extensions.Info, err error, cancelled bo
 		p.state[info.ID] = &cardState{open: true}
 	}
 	p.reload()
+}
+
+// checkOutcome is one extension's check for updates.
+type checkOutcome struct {
+	id    string
+	check extensions.UpdateCheck
+	err   error
+}
+
+// onCheckUpdates asks every extension's remote for a newer commit
+// (reading refs only: nothing is installed) and marks the cards.
+func (p *extensionsPane) onCheckUpdates() {
+	var ids []string
+	for _, info := range p.infos {
+		ids = append(ids, info.ID)
+	}
+	if len(ids) == 0 {
+		p.showInstallMessage("No extensions to check.", false)
+		return
+	}
+	p.checkBtn.Disable()
+	p.checkBtn.SetText("Checking…")
+	background(p.u, func(ctx context.Context) ([]checkOutcome, error) {
+		out := make([]checkOutcome, len(ids))
+		var wg sync.WaitGroup
+		for i, id := range ids { // remotes are independent: ask them at once
+			wg.Go(func() {
+				c, err := p.u.d.Extensions.CheckUpdate(ctx, id)
+				out[i] = checkOutcome{id, c, err}
+			})
+		}
+		wg.Wait()
+		return out, nil
+	}, func(outcomes []checkOutcome, _ error) {
+		p.checkBtn.Enable()
+		p.checkBtn.SetText("Check for updates")
+		available, failed := 0, 0
+		for _, o := range outcomes {
+			st := p.cardFor(o.id)
+			st.check, st.checkErr = nil, ""
+			if o.err != nil {
+				st.checkErr = sentence(o.err)
+				failed++
+				continue
+			}
+			st.check = &o.check
+			if o.check.Available {
+				available++
+			}
+		}
+		p.showInstallMessage(checkSummary(len(outcomes), available, failed), failed > 0)
+		p.render()
+	})
+}
+
+func checkSummary(checked, available, failed int) string {
+	var s string
+	switch available {
+	case 0:
+		s = "No updates available."
+	case 1:
+		s = "1 update available: Update on its card installs it."
+	default:
+		s = fmt.Sprintf("%d updates available: Update on each card installs it.", available)
+	}
+	if failed > 0 {
+		s += fmt.Sprintf(" %d of %d could not be checked (see the cards).", failed, checked)
+	}
+	return s
 }
 
 func (p *extensionsPane) showInstallMessage(text string, isError bool) {

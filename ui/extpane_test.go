@@ -219,3 +219,38 @@ func TestPaneCancelInstallLeavesNothing(t *testing.T) {
 		t.Errorf("staging left: %s", e.Name())
 	}
 }
+
+func TestPaneChecksForUpdatesWithoutInstalling(t *testing.T) {
+	p := newPaneEnv(t, nil, nil)
+	p.install(p.server.URL + "/demo.git")
+	p.waitText("Review and enable")
+	first := p.pane.infos[0].Commit
+
+	p.tap("Check for updates")
+	p.waitText("No updates available.")
+	p.waitText("Up to date.")
+
+	second := p.repo.Commit(t, "main", "v2", demoPlugin("9"))
+	p.tap("Check for updates")
+	p.waitText("1 update available")
+	p.waitText("Update available: " + extensions.ShortCommit(first) + " → " + extensions.ShortCommit(second))
+	if b := findButton(p.win.Content(), "Update"); b == nil || b.Importance != widget.HighImportance {
+		t.Error("with an update available, Update must be the prominent button")
+	}
+	if info, _ := p.exts.Show(t.Context(), "demo"); info.Commit != first {
+		t.Fatal("checking installed the update")
+	}
+
+	// The update answers the check: its line goes away.
+	p.tap("Update")
+	p.waitText("Updated " + extensions.ShortCommit(first) + " → " + extensions.ShortCommit(second))
+	if strings.Contains(p.text(), "Update available") {
+		t.Fatalf("the stale check is still shown:\n%s", p.text())
+	}
+
+	// A remote that refuses is reported on the card, in place.
+	p.server.RequireAuth("demo")
+	p.tap("Check for updates")
+	p.waitText("Could not check for updates: ")
+	p.waitText("1 of 1 could not be checked")
+}
