@@ -280,14 +280,20 @@ func (c *chatView) attach(s *agent.Session) {
 // background.
 func (c *chatView) closeSession() {
 	if s := c.detach(); s != nil {
-		go s.Close()
+		c.u.goWork(func() { s.Close() }) // counted, so quitting waits for it too
 	}
 }
 
 // closeSessionAndWait is closeSession at quit: it returns once the
 // session's turn and hook processes are gone.
+// It changes no widget: at quit the run loop may be over.
 func (c *chatView) closeSessionAndWait() {
-	if s := c.detach(); s != nil {
+	if c.stopPump != nil {
+		c.stopPump()
+		c.stopPump = nil
+	}
+	if s := c.session; s != nil {
+		c.session = nil
 		s.Close()
 	}
 }

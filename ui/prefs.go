@@ -116,7 +116,9 @@ func (p *prefsWindow) show(section string) {
 	p.win.RequestFocus()
 }
 
+// close stops the pane's work. The window itself goes with the app: the
+// main window is the master, and after the run loop has ended a window
+// may no longer be touched (GLFW is terminated).
 func (p *prefsWindow) close() {
 	p.ext.close()
-	p.win.Close()
 }

@@ -60,7 +60,8 @@ type UI struct {
 	prefs *prefsWindow
 	// work counts the goroutines doing slow calls for the views, so Close
 	// can let them finish (they all take u.ctx) before the services close.
-	work sync.WaitGroup
+	work      sync.WaitGroup
+	closeOnce sync.Once
 }
 
 // closeWait bounds how long Close waits for cancelled work to return.
@@ -97,7 +98,12 @@ func (u *UI) ShowPreferences(section string) {
 // Close stops background work: the open session's turn and hooks, pumps,
 // and the views' own slow calls, which it waits for (briefly: they are
 // cancelled) so nothing touches the database or data folder afterwards.
-func (u *UI) Close() {
+//
+// It runs once, however often it is called: from the main window's close
+// and again after the run loop returns; it touches no window.
+func (u *UI) Close() { u.closeOnce.Do(u.shutdown) }
+
+func (u *UI) shutdown() {
 	u.stop()
 	u.chat.closeSessionAndWait()
 	if u.prefs != nil {
