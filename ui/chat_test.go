@@ -73,6 +73,20 @@ func TestSendStreamsTheAnswer(t *testing.T) {
 	if got := server.Requests()[0].LastMessage().Texts; len(got) != 1 || got[0] != "say hello" {
 		t.Fatalf("request = %q", got)
 	}
+	// The reply's copy button puts its Markdown on the clipboard.
+	var copyBtn *widget.Button
+	walk(u.chat.transcript.list, func(o fyne.CanvasObject) {
+		if b, ok := o.(*widget.Button); ok && b.Icon == theme.ContentCopyIcon() && b.Text == "" {
+			copyBtn = b
+		}
+	})
+	if copyBtn == nil {
+		t.Fatal("the answer has no copy button")
+	}
+	test.Tap(copyBtn)
+	if got := h.app.Clipboard().Content(); got != "Hello from the **fake** model." {
+		t.Fatalf("clipboard = %q, want the answer's Markdown", got)
+	}
 }
 
 func TestShiftEnterAddsNewlineInsteadOfSending(t *testing.T) {

@@ -399,6 +399,11 @@ func (t *transcriptView) renderAssistant(id widget.ListItemID, it *item) fyne.Ca
 			box.Add(t.expander(id, it, i, theme.ComputerIcon(), "tool: "+describeCall(p), prettyArgs(p.Args)))
 		}
 	}
+	if text := it.entry.Message().Text(); strings.TrimSpace(text) != "" {
+		// The whole answer as Markdown, as chat apps offer under each reply.
+		box.Add(container.NewHBox(&widget.Button{Icon: theme.ContentCopyIcon(), Importance: widget.LowImportance,
+			OnTapped: func() { t.copy(text) }}))
+	}
 	return box
 }
 
