@@ -2,8 +2,10 @@ package ui
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -24,6 +26,9 @@ type uiLoop struct {
 	mu   sync.Mutex
 	q    []func()
 	wake chan struct{}
+	// describe, when set, says what the UI shows; waitFor logs it when it
+	// gives up, so a timeout tells why.
+	describe func() string
 }
 
 func newUILoop() *uiLoop { return &uiLoop{wake: make(chan struct{}, 1)} }
@@ -64,6 +69,9 @@ func (l *uiLoop) waitFor(t *testing.T, what string, cond func() bool) {
 			return
 		}
 		if time.Now().After(deadline) {
+			if l.describe != nil {
+				t.Logf("the UI at the timeout:\n%s", l.describe())
+			}
 			t.Fatalf("timed out waiting for %s", what)
 		}
 		select {
@@ -144,6 +152,7 @@ func (h *harness) open(withProject bool) *UI {
 		d.StartDir = h.project
 	}
 	h.ui = New(d)
+	h.loop.describe = h.describe
 	h.ui.main.Resize(fyne.NewSize(1000, 700))
 	h.ui.main.Show()
 	if withProject {
@@ -158,6 +167,28 @@ func (h *harness) relayout(w fyne.Window) {
 	size := w.Canvas().Size()
 	w.Resize(size.AddWidthHeight(1, 0))
 	w.Resize(size)
+}
+
+// describe is the state a timed-out wait is logged with.
+func (h *harness) describe() string {
+	if h.ui == nil {
+		return "no UI"
+	}
+	var b strings.Builder
+	c, tv := h.ui.chat, h.ui.chat.transcript
+	fmt.Fprintf(&b, "status %q; transcript: %d rows (live %v), offset %v of view %v, follow %v, settle queued %v\n",
+		c.status.Text, tv.length(), tv.live != nil, tv.list.GetScrollOffset(), tv.list.Size(), tv.follow, tv.settleQueued)
+	for i, it := range tv.items {
+		fmt.Fprintf(&b, "  row %d %s built=%v height=%v %q\n", i, it.entry.Role, it.obj != nil, tv.heights[i], firstLine(it.entry.Message().Text(), 60))
+	}
+	if s := c.session; s != nil {
+		fmt.Fprintf(&b, "session %s busy=%v, %d entries:\n", s.ID(), s.Busy(), len(s.Entries()))
+		for _, e := range s.Entries() {
+			fmt.Fprintf(&b, "  %s %q\n", e.Role, firstLine(e.Message().Text(), 60))
+		}
+	}
+	fmt.Fprintf(&b, "window text:\n%s", windowText(h.ui.main))
+	return b.String()
 }
 
 func (h *harness) close() {
