@@ -35,6 +35,10 @@ type chatView struct {
 	session  *agent.Session
 	selected int
 	stopPump context.CancelFunc
+	// opening counts the user's session choices (open, new, first
+	// prompt, project switch): an open that finishes after a later
+	// choice was made is dropped instead of replacing it.
+	opening int
 
 	projectBtn  *widget.Button
 	modelBtn    *widget.Button
@@ -171,6 +175,7 @@ func (c *chatView) openFolder(dir string) {
 
 func (c *chatView) setProject(p storage.Project) {
 	c.closeSession()
+	c.nextOpening() // opens for the previous project are moot
 	c.project = p
 	c.projectBtn.SetText("project: " + tildePath(p.Path))
 	c.body.Objects = []fyne.CanvasObject{c.chatPane}
@@ -191,7 +196,7 @@ func tildePath(p string) string {
 // reloadSessions refreshes the sidebar; openFirst resumes the most recent
 // session (or leaves the transcript empty for a first prompt).
 func (c *chatView) reloadSessions(openFirst bool) {
-	p := c.project
+	p, turn := c.project, c.opening
 	background(c.u, func(ctx context.Context) ([]storage.Session, error) {
 		return c.u.d.Agent.Sessions(ctx, p)
 	}, func(list []storage.Session, err error) {
@@ -200,7 +205,9 @@ func (c *chatView) reloadSessions(openFirst bool) {
 		}
 		c.setSessions(list)
 		c.selectCurrent()
-		if openFirst && c.session == nil && len(list) > 0 {
+		// Resume the latest session only if the user has not chosen (or
+		// started) one since: a first prompt sent meanwhile owns the view.
+		if openFirst && c.session == nil && turn == c.opening && len(list) > 0 {
 			c.sessionList.Select(c.rowOf(0))
 		}
 	})
@@ -232,6 +239,7 @@ func (c *chatView) onSelectSession(id widget.ListItemID) {
 	}
 	c.closeSession()
 	c.transcript.clear(false)
+	turn := c.nextOpening()
 	background(c.u, func(ctx context.Context) (*agent.Session, error) {
 		return c.u.d.Agent.OpenSession(ctx, s.ID)
 	}, func(sess *agent.Session, err error) {
@@ -239,8 +247,27 @@ func (c *chatView) onSelectSession(id widget.ListItemID) {
 			dialog.ShowError(err, c.u.main)
 			return
 		}
+		if !c.stillOpening(turn, sess) {
+			return
+		}
 		c.attach(sess)
 	})
+}
+
+// nextOpening starts a session choice; earlier ones still in flight lose.
+func (c *chatView) nextOpening() int {
+	c.opening++
+	return c.opening
+}
+
+// stillOpening reports whether the choice turn is the latest; if not, it
+// closes the session that choice opened.
+func (c *chatView) stillOpening(turn int, sess *agent.Session) bool {
+	if turn == c.opening {
+		return true
+	}
+	c.u.goWork(func() { sess.Close() })
+	return false
 }
 
 func (c *chatView) onNewSession() {
@@ -252,6 +279,7 @@ func (c *chatView) onNewSession() {
 	c.transcript.clear(false)
 	c.sessionList.UnselectAll()
 	p := c.project
+	turn := c.nextOpening()
 	background(c.u, func(ctx context.Context) (*agent.Session, error) {
 		return c.u.d.Agent.NewSession(ctx, p)
 	}, func(sess *agent.Session, err error) {
@@ -259,7 +287,9 @@ func (c *chatView) onNewSession() {
 			dialog.ShowError(err, c.u.main)
 			return
 		}
-		c.attach(sess)
+		if c.stillOpening(turn, sess) {
+			c.attach(sess)
+		}
 		c.reloadSessions(false)
 	})
 	c.u.main.Canvas().Focus(c.composer)
@@ -267,6 +297,9 @@ func (c *chatView) onNewSession() {
 
 // attach shows a session and starts pumping its events.
 func (c *chatView) attach(s *agent.Session) {
+	if c.session != nil && c.session != s {
+		c.closeSession() // never two sessions pumping into one view
+	}
 	c.session = s
 	c.transcript.setEntries(s.ID(), s.Entries())
 	ctx, cancel := context.WithCancel(c.u.ctx)
@@ -399,12 +432,18 @@ func (c *chatView) onSend(text string) {
 func (c *chatView) startSessionWith(text string) {
 	c.composer.SetText("")
 	p := c.project
+	turn := c.nextOpening()
 	background(c.u, func(ctx context.Context) (*agent.Session, error) {
 		return c.u.d.Agent.NewSession(ctx, p)
 	}, func(sess *agent.Session, err error) {
 		if err != nil {
 			dialog.ShowError(err, c.u.main)
 			c.composer.SetText(text)
+			return
+		}
+		if !c.stillOpening(turn, sess) { // the user went elsewhere meanwhile: keep their words
+			c.composer.SetText(text)
+			c.reloadSessions(false)
 			return
 		}
 		c.attach(sess)

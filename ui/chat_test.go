@@ -357,3 +357,25 @@ func TestDiffBlockColoursLines(t *testing.T) {
 		}
 	}
 }
+
+// A first prompt sent while the project's sessions are still loading
+// owns the view: the "resume the latest session" of the load must not
+// replace it with another copy of that same, still empty, session.
+func TestFirstPromptWinsOverResumingTheLatestSession(t *testing.T) {
+	server := llmtest.NewOpenAI(t)
+	server.Respond(func(r llmtest.Request) llmtest.Reply {
+		return llmtest.Reply{Text: "answer to " + r.LastMessage().Texts[0]}
+	})
+	h := newHarness(t, harnessOptions{provider: fakeProvider(server)})
+	u := h.open(true)
+	for i := range 25 { // the two background calls finish in either order
+		u.chat.closeSession()
+		prompt := fmt.Sprintf("prompt %d", i)
+		u.chat.reloadSessions(true)
+		u.chat.onSend(prompt)
+		h.loop.waitFor(t, "the answer to "+prompt, func() bool {
+			s := u.chat.session
+			return s != nil && !s.Busy() && strings.Contains(allText(u.chat.transcript.list), "answer to "+prompt)
+		})
+	}
+}
