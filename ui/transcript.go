@@ -148,10 +148,8 @@ func (t *transcriptView) mark() {
 }
 
 // atBottom reports whether the reader is looking at the end of the
-// transcript, judged on the heights the list has now, before a change.
-// New content follows only then: someone who scrolled up to read is
-// not pulled down by a streaming answer (they are again once they scroll
-// back to the end, or send a prompt).
+// transcript, within about a line, judged on the heights the list has
+// now: following resumes when a reader scrolls back down to it.
 func (t *transcriptView) atBottom() bool {
 	view := t.list.Size().Height
 	if view <= 0 {
