@@ -622,7 +622,7 @@ func (e *ponytailEnv) stepInstall(t *testing.T) {
 	e.checkRegistry(t, info, "disabled", e.commit)
 	// Ponytail gives every hook a PowerShell commandWindows: recorded and
 	// shown, never run.
-	if out := e.mustCLI(t, "ext", "show", ponytailID).stdout; strings.Count(out, "also declares a Windows command: not used") != 3 {
+	if out := e.mustCLI(t, "ext", "show", ponytailID).stdout; strings.Count(out, "Windows command declared, not used") != 3 {
 		t.Fatalf("ext show does not note the three commandWindows:\n%s", out)
 	}
 	if info.RequestedRef != e.ref || info.PreviousCommit != "" {

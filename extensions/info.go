@@ -75,7 +75,7 @@ func (h Hook) NotUsedText() string {
 	if h.CommandWindows == "" {
 		return ""
 	}
-	return "also declares a Windows command: not used, AgentDesk runs this argv on every system, without a shell"
+	return "Windows command declared, not used: this argv runs on every system"
 }
 
 // Skill is one skill the extension contributes.
