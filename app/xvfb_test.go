@@ -3,8 +3,8 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
-	"fmt"
 	"image"
 	"image/png"
 	"os"
@@ -28,26 +28,58 @@ type xserver struct {
 	cmd     *exec.Cmd
 }
 
+// startXvfb starts an X server on a display Xvfb picks itself
+// (-displayfd: it skips displays in use and clears stale locks of dead
+// servers) and stops it with SIGTERM, so it removes its lock and socket;
+// a killed server leaves them behind and, run after run, used up every
+// display a fixed range offered.
 func startXvfb(t *testing.T) *xserver {
 	t.Helper()
-	for n := 90; n < 120; n++ {
-		if _, err := os.Stat(fmt.Sprintf("/tmp/.X11-unix/X%d", n)); err == nil {
-			continue
-		}
-		cmd := exec.Command("Xvfb", fmt.Sprintf(":%d", n), "-screen", "0", "1280x800x24", "-nolisten", "tcp")
-		if err := cmd.Start(); err != nil {
-			t.Fatalf("start Xvfb (make deps installs it): %v", err)
-		}
-		x := &xserver{t: t, display: fmt.Sprintf(":%d", n), cmd: cmd}
-		t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-		if x.waitReady() {
-			return x
-		}
-		cmd.Process.Kill()
-		cmd.Wait()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
 	}
-	t.Fatal("no free X display")
-	return nil
+	defer r.Close()
+	cmd := exec.Command("Xvfb", "-displayfd", "3", "-screen", "0", "1280x800x24", "-nolisten", "tcp")
+	cmd.ExtraFiles = []*os.File{w} // fd 3
+	err = cmd.Start()
+	w.Close()
+	if err != nil {
+		t.Fatalf("start Xvfb (make deps installs it): %v", err)
+	}
+	t.Cleanup(func() { stopGently(cmd) })
+	number := make(chan string, 1)
+	go func() {
+		line, _ := bufio.NewReader(r).ReadString('\n')
+		number <- strings.TrimSpace(line)
+	}()
+	var n string
+	select {
+	case n = <-number:
+	case <-time.After(30 * time.Second):
+	}
+	if n == "" {
+		t.Fatal("Xvfb did not report a display")
+	}
+	x := &xserver{t: t, display: ":" + n, cmd: cmd}
+	if !x.waitReady() {
+		t.Fatalf("Xvfb on %s does not answer", x.display)
+	}
+	return x
+}
+
+// stopGently ends a process with SIGTERM, and kills it only if it has not
+// exited after a few seconds.
+func stopGently(cmd *exec.Cmd) {
+	cmd.Process.Signal(syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() { cmd.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		cmd.Process.Kill()
+		<-done
+	}
 }
 
 func (x *xserver) waitReady() bool {
