@@ -186,10 +186,8 @@ func (s *Server) WaitRequests(t testing.TB, n int) []Request {
 // record stores a request, wakes WaitRequests and picks the reply. The
 // Respond function runs unlocked so it may call Requests.
 func (s *Server) record(r Request) Reply {
+	s.arrive(r)
 	s.mu.Lock()
-	s.requests = append(s.requests, r)
-	close(s.arrived)
-	s.arrived = make(chan struct{})
 	if len(s.queue) > 0 {
 		reply := s.queue[0]
 		s.queue = s.queue[1:]
@@ -202,6 +200,15 @@ func (s *Server) record(r Request) Reply {
 		return respond(r)
 	}
 	return Reply{Text: "ok"}
+}
+
+// arrive records a request and wakes WaitRequests.
+func (s *Server) arrive(r Request) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.requests = append(s.requests, r)
+	close(s.arrived)
+	s.arrived = make(chan struct{})
 }
 
 // serveModel handles one model request in the server's wire format.
@@ -219,11 +226,7 @@ func (s *Server) serveModel(w http.ResponseWriter, r *http.Request) {
 	req := s.wire.parse(body)
 	req.Raw, req.Body, req.Header = raw, body, r.Header.Clone()
 	if msg := s.wire.invalid(body); msg != "" {
-		s.mu.Lock()
-		s.requests = append(s.requests, req)
-		close(s.arrived)
-		s.arrived = make(chan struct{})
-		s.mu.Unlock()
+		s.arrive(req)
 		writeError(w, http.StatusBadRequest, msg) // a rejected request takes no scripted reply
 		return
 	}
