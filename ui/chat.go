@@ -321,24 +321,25 @@ func (c *chatView) closeSession() {
 // session's turn and hook processes are gone.
 // It changes no widget: at quit the run loop may be over.
 func (c *chatView) closeSessionAndWait() {
-	if c.stopPump != nil {
-		c.stopPump()
-		c.stopPump = nil
-	}
-	if s := c.session; s != nil {
-		c.session = nil
+	if s := c.take(); s != nil {
 		s.Close()
 	}
 }
 
 func (c *chatView) detach() *agent.Session {
+	s := c.take()
+	c.setBusy(false)
+	return s
+}
+
+// take stops pumping the open session's events and hands it over.
+func (c *chatView) take() *agent.Session {
 	if c.stopPump != nil {
 		c.stopPump()
 		c.stopPump = nil
 	}
 	s := c.session
 	c.session = nil
-	c.setBusy(false)
 	return s
 }
 
