@@ -535,14 +535,10 @@ func (c *chatView) refreshHookState() {
 }
 
 func (c *chatView) updateModel() {
-	background(c.u, func(ctx context.Context) (string, error) {
-		if c.u.d.Model != nil {
-			return c.u.d.Model(), nil
-		}
-		p, _, err := agent.LoadProvider(ctx, c.u.d.DB)
-		return p.Model, err
+	background(c.u, func(context.Context) (string, error) {
+		return c.u.d.Model(), nil
 	}, func(model string, err error) {
-		if err == nil {
+		if model != "" {
 			c.modelBtn.SetText("model: " + model)
 		}
 	})

@@ -87,26 +87,11 @@ func (c *chatView) onModelMenu() {
 	background(c.u, func(ctx context.Context) (modelChoice, error) {
 		ctx, cancel := context.WithTimeout(ctx, listModelsTimeout)
 		defer cancel()
-		ps, _, err := agent.LoadProvider(ctx, c.u.d.DB)
-		if err != nil {
-			return modelChoice{}, err
-		}
-		choice := modelChoice{current: ps.Model}
-		if c.u.d.Model != nil {
-			choice.current = c.u.d.Model()
-		}
-		list := c.u.d.ListModels
-		if list == nil {
-			list = func(ctx context.Context) ([]string, error) { return agent.ListModels(ctx, ps.Config(os.Getenv)) }
-		}
-		choice.models, choice.err = list(ctx)
+		choice := modelChoice{current: c.u.d.Model()}
+		choice.models, choice.err = c.u.d.ListModels(ctx)
 		return choice, nil
-	}, func(choice modelChoice, err error) {
-		c.setNote("")
-		if err != nil {
-			c.setNote("Could not read the provider settings: " + err.Error())
-			return
-		}
+	}, func(choice modelChoice, _ error) {
+		c.setNote("") // a failure to list is shown in the menu itself
 		c.showMenu(modelMenu(choice, c.pickModel, func() { c.u.ShowPreferences(sectionProviders) }), c.modelBtn)
 	})
 }
@@ -149,10 +134,7 @@ func (c *chatView) pickModel(model string) {
 		if err := agent.SaveProvider(ctx, c.u.d.DB, ps); err != nil {
 			return "", err
 		}
-		if c.u.d.Model != nil {
-			return c.u.d.Model(), nil
-		}
-		return model, nil
+		return c.u.d.Model(), nil
 	}, func(effective string, err error) {
 		if err != nil {
 			c.setNote("Model not changed: " + err.Error())

@@ -9,6 +9,7 @@ import (
 	"context"
 	"log/slog"
 	"net/url"
+	"os"
 	"sync"
 	"time"
 
@@ -50,6 +51,25 @@ type Deps struct {
 	StartDir string
 }
 
+// withDefaults fills the optional seams with the saved settings' answer.
+func (d *Deps) withDefaults() {
+	if d.Model == nil {
+		d.Model = func() string {
+			p, _, _ := agent.LoadProvider(context.Background(), d.DB)
+			return p.Model
+		}
+	}
+	if d.ListModels == nil {
+		d.ListModels = func(ctx context.Context) ([]string, error) {
+			p, _, err := agent.LoadProvider(ctx, d.DB)
+			if err != nil {
+				return nil, err
+			}
+			return agent.ListModels(ctx, p.Config(os.Getenv))
+		}
+	}
+}
+
 // UI is the running application's views.
 type UI struct {
 	d     Deps
@@ -69,6 +89,7 @@ const closeWait = 5 * time.Second
 
 // New builds the main window (not shown yet).
 func New(d Deps) *UI {
+	d.withDefaults()
 	u := &UI{d: d}
 	u.ctx, u.stop = context.WithCancel(context.Background())
 	u.main = d.App.NewWindow(Title)
