@@ -26,6 +26,7 @@ const (
 	HostCompaction HostKind = "compaction" // older messages were summarised
 	HostRalph      HostKind = "ralph"      // one Ralph round
 	HostInfo       HostKind = "info"       // answers to host commands
+	HostTruncated  HostKind = "truncated"  // the answer above hit the output token limit
 )
 
 // Host is the payload of a host entry.

@@ -135,12 +135,18 @@ type env struct {
 	window   int
 	thinking int // the provider config's ThinkingBudget
 	policy   Policy
+	// deadlines sets the provider config's FirstByteTimeout and
+	// IdleTimeout when non-nil.
+	deadlines func(*llm.Config)
 }
 
-func newEnv(t *testing.T) *env {
+func newEnv(t *testing.T) *env { return newEnvOn(t, llmtest.NewOpenAI(t)) }
+
+// newEnvOn is newEnv talking to the given fake server.
+func newEnvOn(t *testing.T, server *llmtest.Server) *env {
 	t.Helper()
 	dir := t.TempDir()
-	e := &env{t: t, server: llmtest.NewOpenAI(t), dbPath: filepath.Join(dir, "agentdesk.db"),
+	e := &env{t: t, server: server, dbPath: filepath.Join(dir, "agentdesk.db"),
 		life: &fakeLifecycle{start: map[string]string{}}, approver: &scriptedApprover{},
 		home: filepath.Join(dir, "home"), window: 100000, policy: PolicyAsk}
 	os.MkdirAll(filepath.Join(dir, "home", "src", "proj"), 0o755)
@@ -168,6 +174,9 @@ func (e *env) open() {
 			cfg := e.server.Config()
 			cfg.ContextWindow = e.window
 			cfg.ThinkingBudget = e.thinking
+			if e.deadlines != nil {
+				e.deadlines(&cfg)
+			}
 			p, err := NewProvider(cfg)
 			return p, cfg, err
 		}})

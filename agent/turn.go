@@ -117,21 +117,38 @@ func (s *Session) converse(ctx context.Context, th *thread, system func() string
 
 // stream makes one model call, streaming deltas to the bus, and stores the
 // assistant message (the partial text too when the call is cut short).
+// How the call finished is honoured here, once for both wire formats
+// (see finish.go).
 func (s *Session) stream(ctx context.Context, th *thread, prov llm.Provider, cfg llm.Config, req llm.Request) (llm.Response, error) {
 	var partial strings.Builder
 	began := time.Now()
+	wait := waitingStatus{s: s, began: began}
 	resp, err := prov.Stream(ctx, req, func(d llm.Delta) {
+		if d.Kind == llm.DeltaWaiting {
+			wait.keepalive()
+			return
+		}
+		wait.answering()
 		if d.Kind == llm.PartText {
 			partial.WriteString(d.Text)
 		}
 		s.bus.Delta(d)
 	})
+	wait.answering()
+	if err == nil && resp.Stop == llm.StopError {
+		err = finishFailed(cfg, req, resp)
+	}
 	if err != nil {
 		if partial.Len() > 0 {
 			s.append(ctx, th, Entry{Role: llm.RoleAssistant, Parts: []llm.Part{{Kind: llm.PartText, Text: partial.String()}}})
 		}
 		s.bus.EndStream()
 		return resp, err
+	}
+	dropped := 0
+	if resp.Stop == llm.StopTruncated {
+		dropped = len(resp.Message.ToolCalls())
+		resp.Message = withoutToolCalls(resp.Message)
 	}
 	ensureCallIDs(&resp.Message)
 	tokens := resp.Usage.OutputTokens
@@ -140,6 +157,9 @@ func (s *Session) stream(ctx context.Context, th *thread, prov llm.Provider, cfg
 	}
 	if _, err := s.append(ctx, th, Entry{Role: llm.RoleAssistant, Parts: resp.Message.Parts, Tokens: tokens}); err != nil {
 		return resp, err
+	}
+	if resp.Stop == llm.StopTruncated {
+		s.truncatedNotice(ctx, cfg, resp, dropped)
 	}
 	s.meter(req, resp, cfg, time.Since(began))
 	return resp, nil

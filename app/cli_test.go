@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agentdesk/agentdesk/agent/llm/llmtest"
 	"github.com/agentdesk/agentdesk/extensions"
@@ -253,5 +254,33 @@ func TestPreferencesSectionMustExist(t *testing.T) {
 	_, stderr, code := c.run("", "--preferences", "colours")
 	if code != 2 || !strings.Contains(stderr, `no Preferences section "colours"`) || !strings.Contains(stderr, "Providers, Agent Extensions, Skills, Advanced") {
 		t.Fatalf("exit %d, stderr %q: want a usage error naming the sections", code, stderr)
+	}
+}
+
+// A prefill longer than the first-byte deadline succeeds while the server
+// sends ds4-server's ": prefill" keepalives (the clock shortened through
+// the environment: 300 ms stand for the default minutes).
+func TestRunSurvivesALongPrefillWithKeepalives(t *testing.T) {
+	server := llmtest.NewOpenAI(t)
+	server.Push(llmtest.Reply{Text: "Prefilled.", Keepalives: 10, KeepaliveEvery: 100 * time.Millisecond})
+	c := newCLI(t, "AGENTDESK_BASE_URL="+server.URL, "AGENTDESK_MODEL=m",
+		"AGENTDESK_FIRST_BYTE_TIMEOUT=300ms", "AGENTDESK_IDLE_TIMEOUT=300ms")
+	out, errOut, code := c.run("", "run", "--project", t.TempDir(), "a long prompt")
+	if code != 0 || out != "Prefilled.\n" {
+		t.Fatalf("run: exit %d\nstdout %q\nstderr %s", code, out, errOut)
+	}
+}
+
+func TestRunReportsTruncatedAndFailedAnswers(t *testing.T) {
+	server := llmtest.NewOpenAI(t)
+	server.Push(llmtest.Reply{Text: "half a", Finish: "length"}, llmtest.Reply{Text: "half b", Finish: "error"})
+	c := newCLI(t, "AGENTDESK_BASE_URL="+server.URL, "AGENTDESK_MODEL=m")
+	out, errOut, code := c.run("", "run", "--project", t.TempDir(), "long")
+	if code != 0 || !strings.Contains(out, "half a") || !strings.Contains(errOut, "truncated") {
+		t.Fatalf("truncated: exit %d\nstdout %q\nstderr %s", code, out, errOut)
+	}
+	_, errOut, code = c.run("", "run", "--project", t.TempDir(), "again")
+	if code == 0 || !strings.Contains(errOut, "failed while writing the answer") {
+		t.Fatalf("finish_reason error: exit %d\nstderr %s", code, errOut)
 	}
 }

@@ -26,6 +26,11 @@ const (
 	envBaseURL  = "AGENTDESK_BASE_URL"
 	envModel    = "AGENTDESK_MODEL"
 	envAPIKey   = "AGENTDESK_API_KEY"
+	// Go durations ("90s", "45m") replacing the model call deadlines: how
+	// long a server may stay silent before its first byte, and between
+	// bytes once it sends (keepalive comments count).
+	envFirstByteTimeout = "AGENTDESK_FIRST_BYTE_TIMEOUT"
+	envIdleTimeout      = "AGENTDESK_IDLE_TIMEOUT"
 )
 
 // core is what every mode (GUI, run, ext) shares.
@@ -146,6 +151,11 @@ func overrideFromEnv(cfg *llm.Config) {
 	}
 	if v := os.Getenv(envAPIKey); v != "" {
 		cfg.APIKey = v
+	}
+	for name, d := range map[string]*time.Duration{envFirstByteTimeout: &cfg.FirstByteTimeout, envIdleTimeout: &cfg.IdleTimeout} {
+		if v, err := time.ParseDuration(os.Getenv(name)); err == nil && v > 0 {
+			*d = v
+		}
 	}
 }
 

@@ -450,9 +450,22 @@ func (t *transcriptView) renderHost(id widget.ListItemID, it *item) fyne.CanvasO
 		return container.NewVBox(widget.NewSeparator(), &widget.Label{Text: "⇣ " + h.Text, Wrapping: fyne.TextWrapWord, Importance: widget.LowImportance}, widget.NewSeparator())
 	case agent.HostRalph:
 		return t.renderRound(id, it)
+	case agent.HostTruncated:
+		return t.truncated(h)
 	}
 	return &widget.Label{Text: h.Text, Wrapping: fyne.TextWrapWord, Importance: widget.LowImportance}
 }
+
+// truncated marks an answer cut at the output limit, with a Continue
+// button that asks the model to go on.
+func (t *transcriptView) truncated(h *agent.Host) fyne.CanvasObject {
+	label := &widget.Label{Text: "✂ " + h.Text, Wrapping: fyne.TextWrapWord, Importance: widget.WarningImportance}
+	cont := &widget.Button{Text: "Continue", Icon: theme.MediaPlayIcon(), OnTapped: func() { t.c.onSend(continuePrompt) }}
+	return container.NewBorder(nil, nil, nil, cont, label)
+}
+
+// continuePrompt is what Continue sends after a truncated answer.
+const continuePrompt = "Continue exactly where your last answer was cut off."
 
 func (t *transcriptView) notice(h *agent.Host) fyne.CanvasObject {
 	label := &widget.Label{Text: "⚠ " + h.Text, Wrapping: fyne.TextWrapWord, Importance: widget.WarningImportance}

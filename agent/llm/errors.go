@@ -19,6 +19,9 @@ const (
 	ErrTimeout
 	ErrRateLimited
 	ErrServer
+	// ErrGeneration: the stream ended with a finish reason saying the
+	// server failed while writing the answer.
+	ErrGeneration
 )
 
 // Error is a provider failure worded for the user.
@@ -53,6 +56,8 @@ func (e *Error) Error() string {
 		return fmt.Sprintf("%s is rate limiting requests (HTTP %d)%s. Wait a moment and retry", e.URL, e.Status, detail)
 	case ErrServer:
 		return fmt.Sprintf("%s failed (HTTP %d)%s", e.URL, e.Status, detail)
+	case ErrGeneration:
+		return fmt.Sprintf("the server at %s failed while writing the answer%s. Send the prompt again to retry", e.URL, detail)
 	}
 	if e.Status != 0 {
 		return fmt.Sprintf("model request to %s failed (HTTP %d)%s", e.URL, e.Status, detail)

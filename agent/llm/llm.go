@@ -33,6 +33,11 @@ const (
 	PartReasoning  PartKind = "reasoning"
 	PartToolCall   PartKind = "tool_call"
 	PartToolResult PartKind = "tool_result"
+
+	// DeltaWaiting is a Delta kind only, carrying no text: the server is
+	// alive but the answer has not begun (ds4-server's ": prefill" SSE
+	// comments while it reads a long prompt).
+	DeltaWaiting PartKind = "waiting"
 )
 
 // Part is one piece of a message. Which fields are set depends on Kind.
@@ -122,10 +127,29 @@ type Usage struct {
 	OutputTokens int
 }
 
+// Stop is how a model call ended, the same for both wire formats.
+type Stop string
+
+const (
+	StopEnd     Stop = "end"      // the model finished its answer
+	StopToolUse Stop = "tool_use" // the model asks for its tool calls to run
+	// StopTruncated: the answer hit the output token limit (OpenAI
+	// "length", Anthropic "max_tokens"); its text is kept, its tool calls
+	// may be cut off and are never run.
+	StopTruncated Stop = "truncated"
+	// StopError: the server failed mid-answer and said so in the finish
+	// reason (ds4-server's finish_reason "error", e.g. for an unterminated
+	// tool call, or a content filter). Nothing of it is trustworthy.
+	StopError Stop = "error"
+)
+
 // Response is the complete assistant message of one call.
 type Response struct {
-	Message    Message
-	Usage      Usage
+	Message Message
+	Usage   Usage
+	Stop    Stop
+	// StopReason is the server's own word for Stop ("length", "error",
+	// "max_tokens", ...), for messages.
 	StopReason string
 }
 

@@ -14,7 +14,7 @@ import (
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
 
 	"github.com/agentdesk/agentdesk/agent/llm"
-	"github.com/agentdesk/agentdesk/agent/llm/internal/wire"
+	"github.com/agentdesk/agentdesk/agent/llm/internal/httpcall"
 )
 
 // Provider is an llm.Provider for the Anthropic API or a server speaking it.
@@ -27,7 +27,7 @@ type Provider struct {
 // package defaults.
 func New(cfg llm.Config) *Provider {
 	cfg = cfg.WithDefaults()
-	client := sdk.NewClient(clientOptions(cfg, wire.NewHTTPClient(cfg.ConnectTimeout))...)
+	client := sdk.NewClient(clientOptions(cfg, httpcall.NewHTTPClient(cfg.ConnectTimeout))...)
 	return &Provider{cfg: cfg, messages: client.Messages}
 }
 
@@ -50,18 +50,21 @@ func clientOptions(cfg llm.Config, client *http.Client) []option.RequestOption {
 	return opts
 }
 
-// Stream sends req and streams the answer; see llm.Provider. No first
-// chunk within FirstByteTimeout is ErrTimeout; silence for IdleTimeout
-// once chunks flow is ErrStreamCut, as the stream is then dead.
+// Stream sends req and streams the answer; see llm.Provider. No byte
+// within FirstByteTimeout is ErrTimeout; silence for IdleTimeout once
+// bytes flow (pings and keepalive comments count) is ErrStreamCut.
+// Bytes before the answer begins are DeltaWaiting.
 func (p *Provider) Stream(ctx context.Context, req llm.Request, onDelta func(llm.Delta)) (llm.Response, error) {
 	params, err := p.params(req)
 	if err != nil {
 		return llm.Response{}, err
 	}
-	dog := wire.Watch(ctx, p.cfg.FirstByteTimeout, p.cfg.IdleTimeout)
+	dog := httpcall.Watch(ctx, p.cfg.FirstByteTimeout, p.cfg.IdleTimeout)
 	defer dog.Stop()
 	at := &attempt{url: p.cfg.BaseURL, model: params.Model, dog: dog}
-	stream := p.messages.NewStreaming(dog.Context(), params, option.WithResponseInto(&at.resp))
+	waiting := func() { onDelta(llm.Delta{Kind: llm.DeltaWaiting}) }
+	stream := p.messages.NewStreaming(dog.Context(), params, option.WithResponseInto(&at.resp),
+		option.WithMiddleware(dog.Middleware(waiting)))
 	defer stream.Close()
 
 	var msg sdk.Message
@@ -96,7 +99,7 @@ const maxListedModels = 1000
 // first as the API orders them. Bound it with ctx.
 func ListModels(ctx context.Context, cfg llm.Config) ([]string, error) {
 	cfg = cfg.WithDefaults()
-	client := wire.NewHTTPClient(cfg.ConnectTimeout)
+	client := httpcall.NewHTTPClient(cfg.ConnectTimeout)
 	defer client.CloseIdleConnections()
 	models := sdk.NewModelService(clientOptions(cfg, client)...)
 	pager := models.ListAutoPaging(ctx, sdk.ModelListParams{Limit: sdk.Int(100)})

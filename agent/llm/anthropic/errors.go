@@ -10,7 +10,7 @@ import (
 	sdk "github.com/anthropics/anthropic-sdk-go/v2"
 
 	"github.com/agentdesk/agentdesk/agent/llm"
-	"github.com/agentdesk/agentdesk/agent/llm/internal/wire"
+	"github.com/agentdesk/agentdesk/agent/llm/internal/httpcall"
 )
 
 // Phrases by which the API says a request does not fit the context
@@ -34,7 +34,7 @@ var statusOfType = map[string]int{
 // attempt is what an error is reported against.
 type attempt struct {
 	url, model string
-	dog        *wire.Watchdog
+	dog        *httpcall.Watchdog
 	resp       *http.Response // set by the SDK once response headers arrive
 }
 
@@ -65,7 +65,7 @@ func (a *attempt) fail(ctx context.Context, err error) error {
 		return a.apiError(apiErr)
 	case a.resp != nil:
 		return a.newError(llm.ErrStreamCut, "", err)
-	case wire.Unreachable(err):
+	case httpcall.Unreachable(err):
 		return a.newError(llm.ErrUnreachable, "", err)
 	}
 	return a.newError(llm.ErrOther, "", err)
@@ -83,7 +83,7 @@ func (a *attempt) apiError(apiErr *sdk.Error) *llm.Error {
 	if detail == "" {
 		detail = apiErr.RawJSON()
 	}
-	e := a.newError(kindOf(status, typ, detail), wire.Clip(detail), nil)
+	e := a.newError(kindOf(status, typ, detail), httpcall.Clip(detail), nil)
 	e.Status = status
 	return e
 }
@@ -96,7 +96,7 @@ func kindOf(status int, typ, message string) llm.ErrorKind {
 		return llm.ErrRateLimited
 	case status == http.StatusNotFound:
 		return llm.ErrModelNotFound
-	case wire.ContainsAny(strings.ToLower(message), overflowPhrases):
+	case httpcall.ContainsAny(strings.ToLower(message), overflowPhrases):
 		return llm.ErrContextOverflow
 	case status >= http.StatusInternalServerError || typ == "overloaded_error":
 		return llm.ErrServer

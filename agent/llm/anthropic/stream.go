@@ -50,8 +50,22 @@ func response(msg sdk.Message) llm.Response {
 			InputTokens:  int(u.InputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens),
 			OutputTokens: int(u.OutputTokens),
 		},
+		Stop:       stopOf(string(msg.StopReason)),
 		StopReason: string(msg.StopReason),
 	}
+}
+
+// stopOf reads a stop_reason: end_turn, stop_sequence, pause_turn and
+// refusal end the answer; max_tokens and model_context_window_exceeded
+// cut it short.
+func stopOf(reason string) llm.Stop {
+	switch reason {
+	case "tool_use":
+		return llm.StopToolUse
+	case "max_tokens", "model_context_window_exceeded":
+		return llm.StopTruncated
+	}
+	return llm.StopEnd
 }
 
 // toolArgs is a tool_use input as argument JSON; a call without

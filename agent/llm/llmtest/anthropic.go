@@ -207,6 +207,9 @@ func (anthropicWire) stream(st *sseStream, r Request, reply Reply) {
 	if len(reply.ToolCalls) > 0 {
 		stopReason = "tool_use"
 	}
+	if reply.Finish != "" {
+		stopReason = reply.Finish
+	}
 	a.send("message_delta", map[string]any{
 		"delta": map[string]any{"stop_reason": stopReason, "stop_sequence": nil},
 		"usage": map[string]any{"output_tokens": usage.OutputTokens},

@@ -55,6 +55,16 @@ type Reply struct {
 	Hold <-chan struct{}
 
 	Usage *llm.Usage // reported token counts; zero when nil
+
+	// Finish, if set, is the finish reason sent instead of the natural one
+	// ("stop"/"tool_calls", "end_turn"/"tool_use"): e.g. ds4-server's
+	// "error" or "length" (OpenAI), "max_tokens" (Anthropic).
+	Finish string
+	// Keepalives, if positive, sends that many SSE comment lines
+	// (": prefill", ds4-server's bytes while it reads a long prompt), one
+	// every KeepaliveEvery, after the headers and before the first event.
+	Keepalives     int
+	KeepaliveEvery time.Duration
 }
 
 // DefaultSignature is the thinking signature the Anthropic fake sends when
@@ -238,7 +248,11 @@ func (s *Server) serveModel(w http.ResponseWriter, r *http.Request) {
 		writeError(w, reply.Status, reply.ErrorBody)
 		return
 	}
-	s.wire.stream(newSSEStream(s, w, r, reply), req, reply)
+	st := newSSEStream(s, w, r, reply)
+	if !st.keepalives(reply.Keepalives, reply.KeepaliveEvery) {
+		return
+	}
+	s.wire.stream(st, req, reply)
 }
 
 // pause waits for d (when positive) or hold (when non-nil) and reports

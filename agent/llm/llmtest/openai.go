@@ -172,6 +172,9 @@ func (openAIWire) stream(st *sseStream, r Request, reply Reply) {
 	if len(reply.ToolCalls) > 0 {
 		finish = "tool_calls"
 	}
+	if reply.Finish != "" {
+		finish = reply.Finish
+	}
 	st.event("", chunk([]oaChoice{{FinishReason: &finish}}, nil))
 	if include, _ := obj(r.Body["stream_options"])["include_usage"].(bool); include {
 		u := usageOf(reply)

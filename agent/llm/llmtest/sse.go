@@ -1,6 +1,9 @@
 package llmtest
 
-import "net/http"
+import (
+	"net/http"
+	"time"
+)
 
 // Sizes of the streamed pieces: small, so every answer spans several
 // chunks and clients must reassemble text and tool arguments.
@@ -88,4 +91,20 @@ func pieces(s string, n int) []string {
 		runes = runes[k:]
 	}
 	return out
+}
+
+// keepalives sends n SSE comments, every d, as ds4-server does while it
+// prefills (": prefill\n\n"); clients must ignore them. It reports false
+// when the client or the test went away.
+func (st *sseStream) keepalives(n int, d time.Duration) bool {
+	for range n {
+		if !st.srv.pause(st.req, d, nil) {
+			return false
+		}
+		if _, err := st.w.Write([]byte(": prefill\n\n")); err != nil {
+			return false
+		}
+		st.flush()
+	}
+	return !st.gone
 }

@@ -13,7 +13,7 @@ import (
 	"github.com/openai/openai-go/v3/packages/ssestream"
 
 	"github.com/agentdesk/agentdesk/agent/llm"
-	"github.com/agentdesk/agentdesk/agent/llm/internal/wire"
+	"github.com/agentdesk/agentdesk/agent/llm/internal/httpcall"
 )
 
 // Bounds on error text: enough for any server's message, not a runaway
@@ -39,8 +39,8 @@ var missingModelPhrases = []string{"not found", "not_found", "does not exist", "
 // attempt is what an error is reported against.
 type attempt struct {
 	url, model string
-	dog        *wire.Watchdog // nil for calls without stream deadlines
-	resp       *http.Response // set by the SDK once response headers arrive
+	dog        *httpcall.Watchdog // nil for calls without stream deadlines
+	resp       *http.Response     // set by the SDK once response headers arrive
 }
 
 func (a *attempt) newError(kind llm.ErrorKind, detail string, err error) *llm.Error {
@@ -82,7 +82,7 @@ func (a *attempt) classify(err error) *llm.Error {
 		return e
 	case a.resp != nil:
 		return a.newError(llm.ErrStreamCut, "", err)
-	case wire.Unreachable(err):
+	case httpcall.Unreachable(err):
 		return a.newError(llm.ErrUnreachable, "", err)
 	}
 	return a.newError(llm.ErrOther, "", err)
@@ -119,18 +119,18 @@ type errorInfo struct {
 func parseErrorBody(body []byte) errorInfo {
 	var doc map[string]any
 	if err := json.Unmarshal(body, &doc); err != nil {
-		return errorInfo{message: wire.Clip(string(body))}
+		return errorInfo{message: httpcall.Clip(string(body))}
 	}
 	fields := doc
 	switch e := doc["error"].(type) {
 	case map[string]any:
 		fields = e
 	case string:
-		return errorInfo{message: wire.Clip(e)}
+		return errorInfo{message: httpcall.Clip(e)}
 	}
-	info := errorInfo{message: wire.Clip(firstString(fields["message"], fields["detail"]))}
+	info := errorInfo{message: httpcall.Clip(firstString(fields["message"], fields["detail"]))}
 	if info.message == "" {
-		info.message = wire.Clip(string(body))
+		info.message = httpcall.Clip(string(body))
 	}
 	switch code := fields["code"].(type) {
 	case string:
@@ -152,9 +152,9 @@ func kindOf(status int, info errorInfo) llm.ErrorKind {
 		return llm.ErrRateLimited
 	case status == http.StatusNotFound:
 		return llm.ErrModelNotFound
-	case wire.ContainsAny(text, overflowPhrases):
+	case httpcall.ContainsAny(text, overflowPhrases):
 		return llm.ErrContextOverflow
-	case strings.Contains(text, "model") && wire.ContainsAny(text, missingModelPhrases):
+	case strings.Contains(text, "model") && httpcall.ContainsAny(text, missingModelPhrases):
 		return llm.ErrModelNotFound
 	case status >= http.StatusInternalServerError:
 		return llm.ErrServer

@@ -15,7 +15,7 @@ import (
 	"github.com/openai/openai-go/v3/option"
 
 	"github.com/agentdesk/agentdesk/agent/llm"
-	"github.com/agentdesk/agentdesk/agent/llm/internal/wire"
+	"github.com/agentdesk/agentdesk/agent/llm/internal/httpcall"
 )
 
 // Provider is an llm.Provider for one OpenAI-compatible server.
@@ -30,7 +30,7 @@ type Provider struct {
 // package defaults.
 func New(cfg llm.Config) *Provider {
 	cfg = cfg.WithDefaults()
-	client := wire.NewHTTPClient(cfg.ConnectTimeout)
+	client := httpcall.NewHTTPClient(cfg.ConnectTimeout)
 	return &Provider{
 		cfg:              cfg,
 		chat:             oa.NewChatCompletionService(clientOptions(cfg.BaseURL, cfg.APIKey, client)...),
@@ -53,18 +53,21 @@ func clientOptions(baseURL, apiKey string, client *http.Client) []option.Request
 	}
 }
 
-// Stream sends req and streams the answer; see llm.Provider. No first
-// chunk within FirstByteTimeout is ErrTimeout; silence for IdleTimeout
-// once chunks flow is ErrStreamCut, as the stream is then dead.
+// Stream sends req and streams the answer; see llm.Provider. No byte
+// within FirstByteTimeout is ErrTimeout; silence for IdleTimeout once
+// bytes flow (keepalive comments count) is ErrStreamCut, as the stream is
+// then dead. Keepalives before the answer begins are DeltaWaiting.
 func (p *Provider) Stream(ctx context.Context, req llm.Request, onDelta func(llm.Delta)) (llm.Response, error) {
 	params, err := p.params(req)
 	if err != nil {
 		return llm.Response{}, err
 	}
-	dog := wire.Watch(ctx, p.cfg.FirstByteTimeout, p.cfg.IdleTimeout)
+	dog := httpcall.Watch(ctx, p.cfg.FirstByteTimeout, p.cfg.IdleTimeout)
 	defer dog.Stop()
 	at := &attempt{url: p.cfg.BaseURL, model: params.Model, dog: dog}
-	stream := p.chat.NewStreaming(dog.Context(), params, option.WithResponseInto(&at.resp))
+	waiting := func() { onDelta(llm.Delta{Kind: llm.DeltaWaiting}) }
+	stream := p.chat.NewStreaming(dog.Context(), params, option.WithResponseInto(&at.resp),
+		option.WithMiddleware(dog.Middleware(waiting)))
 	defer stream.Close()
 
 	var acc assembler
@@ -89,7 +92,7 @@ func (p *Provider) model(req llm.Request) string { return cmp.Or(req.Model, p.cf
 // ListModels returns the ids the server at baseURL lists under /models.
 // It is meant for quick probes: bound it with ctx.
 func ListModels(ctx context.Context, baseURL, apiKey string) ([]string, error) {
-	client := wire.NewHTTPClient(llm.DefaultConnectTimeout)
+	client := httpcall.NewHTTPClient(llm.DefaultConnectTimeout)
 	defer client.CloseIdleConnections()
 	models := oa.NewModelService(clientOptions(baseURL, apiKey, client)...)
 	page, err := models.List(ctx)

@@ -124,6 +124,23 @@ func (a *assembler) response() llm.Response {
 	return llm.Response{
 		Message:    llm.Message{Role: llm.RoleAssistant, Parts: parts},
 		Usage:      a.usage,
+		Stop:       stopOf(a.finish),
 		StopReason: a.finish,
 	}
+}
+
+// stopOf reads a finish reason: OpenAI's stop, tool_calls, length and
+// content_filter, the older function_call, and ds4-server's "error" (a
+// decode failure or an unterminated tool call). Other words some servers
+// send for a natural end ("eos", "end_turn") are an end.
+func stopOf(finish string) llm.Stop {
+	switch finish {
+	case "tool_calls", "function_call":
+		return llm.StopToolUse
+	case "length":
+		return llm.StopTruncated
+	case "error", "content_filter":
+		return llm.StopError
+	}
+	return llm.StopEnd
 }

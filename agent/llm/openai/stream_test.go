@@ -9,7 +9,7 @@ import (
 	oa "github.com/openai/openai-go/v3"
 
 	"github.com/agentdesk/agentdesk/agent/llm"
-	"github.com/agentdesk/agentdesk/agent/llm/internal/wire"
+	"github.com/agentdesk/agentdesk/agent/llm/internal/httpcall"
 )
 
 // assemble feeds chunk deltas, given as JSON, through an assembler.
@@ -105,9 +105,9 @@ func TestAssembleReasoningFields(t *testing.T) {
 }
 
 func TestParseErrorBodyClips(t *testing.T) {
-	long := strings.Repeat("é", wire.MaxDetail)
+	long := strings.Repeat("é", httpcall.MaxDetail)
 	info := parseErrorBody([]byte(`{"error":{"message":"` + long + `"}}`))
-	if len(info.message) > wire.MaxDetail+len("…") || !strings.HasSuffix(info.message, "…") || !json.Valid([]byte(`"`+info.message+`"`)) {
+	if len(info.message) > httpcall.MaxDetail+len("…") || !strings.HasSuffix(info.message, "…") || !json.Valid([]byte(`"`+info.message+`"`)) {
 		t.Errorf("clipped message is %d bytes, valid UTF-8 = %v", len(info.message), json.Valid([]byte(`"`+info.message+`"`)))
 	}
 }

@@ -1,13 +1,15 @@
-// Package wire holds what both providers need around their SDKs: an HTTP
-// client whose only deadline is the connect timeout, the watchdog for
-// first-byte and idle deadlines of a streamed call, and the helpers that
+// Package httpcall holds what both providers need around their SDKs for
+// one HTTP call: a client whose only deadline is the connect timeout, the
+// watchdog for first-byte and idle deadlines of a streamed call (fed by
+// every byte of the body, SSE comments included), and the helpers that
 // word transport errors.
-package wire
+package httpcall
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"strings"
@@ -36,17 +38,21 @@ func NewHTTPClient(connect time.Duration) *http.Client {
 }
 
 // Watchdog enforces the deadlines of one streamed call: firstByte until
-// the first chunk arrives (a local server may spend minutes loading the
-// model and reading the prompt), then idle between chunks. The SDK's
-// request timeout cannot express this: it bounds the whole call, and a
-// long answer may rightly stream for longer than any fixed bound.
+// the first byte of the body arrives (a local server may spend minutes
+// loading the model), then idle between bytes. Any byte counts, SSE
+// comments included: ds4-server sends ": prefill" every few seconds while
+// it reads a long prompt, which can take many minutes on a laptop, and
+// such a call is alive, not stuck. The SDK's request timeout cannot
+// express this: it bounds the whole call, and a long answer may rightly
+// stream for longer than any fixed bound.
 type Watchdog struct {
 	ctx    context.Context // the call's context, cancelled when a deadline passes
 	cancel context.CancelCauseFunc
 	timer  *time.Timer
 	idle   time.Duration
 
-	streaming atomic.Bool // a chunk has arrived
+	heard     atomic.Bool // a byte of the body has arrived
+	streaming atomic.Bool // a decoded chunk has arrived
 	// The causes the call is cancelled with, compared by identity.
 	noResponse, silence error
 }
@@ -66,7 +72,7 @@ func Watch(parent context.Context, firstByte, idle time.Duration) *Watchdog {
 }
 
 func (w *Watchdog) expire() {
-	if w.streaming.Load() {
+	if w.heard.Load() {
 		w.cancel(w.silence)
 		return
 	}
@@ -76,10 +82,53 @@ func (w *Watchdog) expire() {
 // Context is the call's context: pass it to the SDK.
 func (w *Watchdog) Context() context.Context { return w.ctx }
 
-// Alive records a chunk and restarts the idle deadline.
+// Alive records a decoded chunk: the answer has begun.
 func (w *Watchdog) Alive() {
 	w.streaming.Store(true)
+	w.bytes()
+}
+
+// bytes records that the server sent something and restarts the idle
+// deadline.
+func (w *Watchdog) bytes() {
+	w.heard.Store(true)
 	w.timer.Reset(w.idle)
+}
+
+// Streaming reports whether a decoded chunk has arrived.
+func (w *Watchdog) Streaming() bool { return w.streaming.Load() }
+
+// Middleware is an SDK middleware (the same signature in both SDKs) that
+// feeds the watchdog with every read of the response body. onWaiting, if
+// set, is called on each read that arrives before the first decoded chunk
+// (keepalives during a prefill); the SDKs read the body on the goroutine
+// that iterates the stream, so it runs there.
+func (w *Watchdog) Middleware(onWaiting func()) func(*http.Request, func(*http.Request) (*http.Response, error)) (*http.Response, error) {
+	return func(req *http.Request, next func(*http.Request) (*http.Response, error)) (*http.Response, error) {
+		res, err := next(req)
+		if err == nil && res.Body != nil {
+			res.Body = &liveBody{ReadCloser: res.Body, dog: w, onWaiting: onWaiting}
+		}
+		return res, err
+	}
+}
+
+// liveBody is a response body that tells its watchdog about every byte.
+type liveBody struct {
+	io.ReadCloser
+	dog       *Watchdog
+	onWaiting func()
+}
+
+func (b *liveBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if n > 0 {
+		b.dog.bytes()
+		if b.onWaiting != nil && !b.dog.Streaming() {
+			b.onWaiting()
+		}
+	}
+	return n, err
 }
 
 // Stop ends the watch and releases the call's context.
@@ -89,7 +138,7 @@ func (w *Watchdog) Stop() {
 }
 
 // Expired returns the deadline that cancelled the call, or nil, and
-// whether it passed before the first chunk arrived.
+// whether it passed before the server sent anything at all.
 func (w *Watchdog) Expired() (cause error, beforeFirstByte bool) {
 	if w == nil {
 		return nil, false
