@@ -763,7 +763,7 @@ func (e *ponytailEnv) checkPrompt(t *testing.T, r llmtest.Request, prompt, promp
 	t.Helper()
 	want := []string{prompt}
 	if promptContext != "" {
-		want = []string{llm.ContextText(ponytailID, agent.EventUserPromptSubmit, promptContext), prompt}
+		want = []string{llm.ContextPartText(llm.Part{Source: ponytailID, Event: agent.EventUserPromptSubmit, Text: promptContext}), prompt}
 	}
 	if got := r.LastMessage().Texts; !slices.Equal(got, want) {
 		t.Fatalf("user message = %q\nwant %q", got, want)

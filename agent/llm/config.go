@@ -1,6 +1,10 @@
 package llm
 
-import "time"
+import (
+	"net/url"
+	"strings"
+	"time"
+)
 
 // Provider kinds: the two wire formats AgentDesk speaks.
 const (
@@ -42,8 +46,29 @@ type Config struct {
 	MaxTokens        int
 }
 
-// WithDefaults fills zero fields with the package defaults.
+// NormalizeBaseURL puts a base URL in the form each SDK expects, so the
+// forms people paste all work: trailing slashes go; the Anthropic SDK adds
+// /v1/messages itself, so a trailing /v1 goes too (it would request
+// /v1/v1/messages); an OpenAI-compatible URL that is only a host gets the
+// /v1 every local server (ds4-server, llama.cpp, Ollama, vLLM, LM Studio)
+// serves under. Other paths are kept (OpenRouter's /api/v1, proxies).
+func NormalizeBaseURL(kind, base string) string {
+	base = strings.TrimRight(strings.TrimSpace(base), "/")
+	switch kind {
+	case KindAnthropic:
+		return strings.TrimRight(strings.TrimSuffix(base, "/v1"), "/")
+	case KindOpenAI:
+		if u, err := url.Parse(base); err == nil && u.Host != "" && u.Path == "" {
+			return base + "/v1"
+		}
+	}
+	return base
+}
+
+// WithDefaults fills zero fields with the package defaults and normalises
+// the base URL.
 func (c Config) WithDefaults() Config {
+	c.BaseURL = NormalizeBaseURL(c.Kind, c.BaseURL)
 	if c.ConnectTimeout == 0 {
 		c.ConnectTimeout = DefaultConnectTimeout
 	}

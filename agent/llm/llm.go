@@ -99,6 +99,13 @@ func ContextText(source, event, text string) string {
 		strings.TrimRight(text, "\n") + "\n</extension-context>"
 }
 
+// ContextPartText is the text a context part of a user message is sent
+// as: ContextText, then a blank line. Servers that flatten a multi-part
+// user message into their chat template (ds4-server, llama.cpp, Ollama)
+// join the parts without a separator, which would glue the closing tag to
+// the user's first word.
+func ContextPartText(p Part) string { return ContextText(p.Source, p.Event, p.Text) + "\n\n" }
+
 // ToolSpec describes one tool to the model.
 type ToolSpec struct {
 	Name        string

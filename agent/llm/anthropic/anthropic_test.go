@@ -263,7 +263,7 @@ func TestContextPartsPrecedeUserText(t *testing.T) {
 		t.Fatalf("Stream: %v", err)
 	}
 	got := srv.WaitRequests(t, 1)[0]
-	want := []string{llm.ContextText("ponytail", "UserPromptSubmit", "branch: main\n"), own}
+	want := []string{llm.ContextPartText(llm.Part{Source: "ponytail", Event: "UserPromptSubmit", Text: "branch: main\n"}), own}
 	if texts := got.LastMessage().Texts; !slices.Equal(texts, want) {
 		t.Errorf("user texts = %q, want %q", texts, want)
 	}
@@ -302,7 +302,7 @@ func TestSystemAndAlternatingRoles(t *testing.T) {
 	for _, b := range last {
 		types = append(types, b["type"].(string))
 	}
-	if !slices.Equal(types, []string{"tool_result", "text", "text"}) || last[1]["text"] != llm.ContextText("x", "UserPromptSubmit", "ctx") {
+	if !slices.Equal(types, []string{"tool_result", "text", "text"}) || last[1]["text"] != llm.ContextPartText(llm.Part{Source: "x", Event: "UserPromptSubmit", Text: "ctx"}) {
 		t.Errorf("merged last message = %v, want tool_result, context, text", last)
 	}
 }
@@ -352,6 +352,10 @@ func TestErrorStatus(t *testing.T) {
 		{"no permission", 403, llmtest.AnthropicError("permission_error", "Your API key does not have permission"), llm.ErrAuth, "does not have permission"},
 		{"unknown model", 404, llmtest.AnthropicError("not_found_error", "model: claude-nine"), llm.ErrModelNotFound, "model: claude-nine"},
 		{"prompt too long", 400, llmtest.AnthropicError("invalid_request_error", "prompt is too long: 215000 tokens > 200000 maximum"), llm.ErrContextOverflow, "prompt is too long"},
+		{"max_tokens over the window", 400, llmtest.AnthropicError("invalid_request_error", "input length and `max_tokens` exceed context limit: 190000 + 20000 > 200000, decrease input length or `max_tokens` and try again"), llm.ErrContextOverflow, "exceed context limit"},
+		// ds4-server's /v1/messages words it its own way, with no code.
+		{"ds4-server context", 400, `{"type":"error","error":{"type":"invalid_request_error","message":"Prompt has 40000 tokens, but the configured context size is 32768 tokens","n_prompt_tokens":40000,"n_ctx":32768}}`, llm.ErrContextOverflow, "configured context size"},
+		{"llama.cpp context", 400, `{"error":{"code":400,"message":"request (4476 tokens) exceeds the available context size (4096 tokens)","type":"exceed_context_size_error","n_prompt_tokens":4476,"n_ctx":4096}}`, llm.ErrContextOverflow, "exceeds the available context size"},
 		{"rate limited", 429, llmtest.AnthropicError("rate_limit_error", "Number of request tokens has exceeded your rate limit"), llm.ErrRateLimited, "rate limit"},
 		{"overloaded", 529, llmtest.AnthropicError("overloaded_error", "Overloaded"), llm.ErrServer, "Overloaded"},
 		{"api error", 500, llmtest.AnthropicError("api_error", "Internal server error"), llm.ErrServer, "Internal server error"},
@@ -468,5 +472,17 @@ func TestListModels(t *testing.T) {
 	url := llmtest.UnreachableURL(t)
 	if _, err := anthropic.ListModels(t.Context(), llm.Config{Kind: llm.KindAnthropic, BaseURL: url}); !llm.IsKind(err, llm.ErrUnreachable) {
 		t.Errorf("ListModels(%s) err = %v, want unreachable", url, err)
+	}
+}
+
+// A base URL pasted with its /v1 (as for OpenAI-compatible servers)
+// reaches /v1/messages, not /v1/v1/messages.
+func TestBaseURLWithV1(t *testing.T) {
+	srv := llmtest.NewAnthropic(t)
+	srv.Push(llmtest.Reply{Text: "ok"})
+	cfg := srv.Config()
+	cfg.BaseURL += "/v1/"
+	if _, _, err := stream(t, anthropic.New(cfg), prompt("hi")); err != nil {
+		t.Fatalf("Stream with a /v1 base URL: %v", err)
 	}
 }

@@ -5,18 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"strings"
 
 	sdk "github.com/anthropics/anthropic-sdk-go/v2"
 
 	"github.com/agentdesk/agentdesk/agent/llm"
 	"github.com/agentdesk/agentdesk/agent/llm/internal/httpcall"
 )
-
-// Phrases by which the API says a request does not fit the context
-// window: "prompt is too long: 215000 tokens > 200000 maximum", and
-// "input length and `max_tokens` exceed context limit".
-var overflowPhrases = []string{"prompt is too long", "context limit", "context window", "too many tokens"}
 
 // Anthropic error types and the statuses they come with. An error event
 // mid-stream arrives after a 200 OK, so its status is read from its type.
@@ -96,7 +90,7 @@ func kindOf(status int, typ, message string) llm.ErrorKind {
 		return llm.ErrRateLimited
 	case status == http.StatusNotFound:
 		return llm.ErrModelNotFound
-	case httpcall.ContainsAny(strings.ToLower(message), overflowPhrases):
+	case httpcall.IsOverflow(message):
 		return llm.ErrContextOverflow
 	case status >= http.StatusInternalServerError || typ == "overloaded_error":
 		return llm.ErrServer

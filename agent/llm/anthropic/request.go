@@ -75,7 +75,7 @@ func contentBlocks(parts []llm.Part) []sdk.ContentBlockParamUnion {
 	for _, p := range parts {
 		switch p.Kind {
 		case llm.PartContext:
-			blocks = append(blocks, sdk.NewTextBlock(llm.ContextText(p.Source, p.Event, p.Text)))
+			blocks = append(blocks, sdk.NewTextBlock(llm.ContextPartText(p)))
 		case llm.PartText:
 			// The API rejects empty text blocks.
 			if p.Text != "" {

@@ -22,15 +22,6 @@ const (
 	maxErrorBody = 64 << 10
 )
 
-// Phrases by which servers say a request does not fit the context window:
-// OpenAI's context_length_exceeded, vLLM's "maximum context length",
-// llama.cpp's "exceeds the available context size" (type
-// exceed_context_size_error), Ollama's and others' "too many tokens".
-var overflowPhrases = []string{
-	"context length", "context_length", "context size", "context window",
-	"exceeds the context", "exceed_context", "too many tokens", "prompt is too long",
-}
-
 // Phrases that, next to the word "model", say the model does not exist:
 // OpenAI's "does not exist" / model_not_found, Ollama's "not found, try
 // pulling it first", DeepSeek's "Model Not Exist".
@@ -152,7 +143,7 @@ func kindOf(status int, info errorInfo) llm.ErrorKind {
 		return llm.ErrRateLimited
 	case status == http.StatusNotFound:
 		return llm.ErrModelNotFound
-	case httpcall.ContainsAny(text, overflowPhrases):
+	case httpcall.IsOverflow(text):
 		return llm.ErrContextOverflow
 	case strings.Contains(text, "model") && httpcall.ContainsAny(text, missingModelPhrases):
 		return llm.ErrModelNotFound

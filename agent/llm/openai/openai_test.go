@@ -193,8 +193,8 @@ func TestContextPartsPrecedeUserText(t *testing.T) {
 	}
 	got := srv.WaitRequests(t, 1)[0]
 	want := []string{
-		llm.ContextText("ponytail", "UserPromptSubmit", "branch: main\n"),
-		llm.ContextText("linter", "UserPromptSubmit", "2 warnings"),
+		llm.ContextPartText(llm.Part{Source: "ponytail", Event: "UserPromptSubmit", Text: "branch: main\n"}),
+		llm.ContextPartText(llm.Part{Source: "linter", Event: "UserPromptSubmit", Text: "2 warnings"}),
 		own,
 	}
 	if texts := got.LastMessage().Texts; !slices.Equal(texts, want) {
@@ -244,7 +244,7 @@ func TestOneSystemMessageAndAlternatingRoles(t *testing.T) {
 	if roles := got.Roles(); !slices.Equal(roles, []string{"user", "assistant", "user"}) {
 		t.Errorf("roles = %v, want strict alternation", roles)
 	}
-	wantFirst := []string{"first, cancelled", llm.ContextText("x", "UserPromptSubmit", "ctx"), "second"}
+	wantFirst := []string{"first, cancelled", llm.ContextPartText(llm.Part{Source: "x", Event: "UserPromptSubmit", Text: "ctx"}), "second"}
 	if texts := got.Messages[0].Texts; !slices.Equal(texts, wantFirst) {
 		t.Errorf("merged user texts = %q, want %q", texts, wantFirst)
 	}
@@ -331,6 +331,12 @@ func TestErrorStatus(t *testing.T) {
 		{"openai context", 400, llmtest.OpenAIError(400, "This model's maximum context length is 128000 tokens.", "context_length_exceeded"), llm.ErrContextOverflow, "maximum context length"},
 		{"llama.cpp context", 400, `{"error":{"code":400,"message":"the request exceeds the available context size, try increasing it","type":"exceed_context_size_error","n_prompt_tokens":40000,"n_ctx":32768}}`, llm.ErrContextOverflow, "exceeds the available context size"},
 		{"vllm context", 400, `{"object":"error","message":"This model's maximum context length is 4096 tokens. However, you requested 5000 tokens.","type":"BadRequestError","param":null,"code":400}`, llm.ErrContextOverflow, "maximum context length is 4096"},
+		{"llama.cpp context (current wording)", 400, `{"error":{"code":400,"message":"request (4476 tokens) exceeds the available context size (4096 tokens)","type":"exceed_context_size_error","n_prompt_tokens":4476,"n_ctx":4096}}`, llm.ErrContextOverflow, "exceeds the available context size"},
+		{"ds4-server context", 400, `{"error":{"message":"Prompt has 40000 tokens, but the configured context size is 32768 tokens","type":"invalid_request_error","param":"messages","code":"context_length_exceeded","n_prompt_tokens":40000,"n_ctx":32768}}`, llm.ErrContextOverflow, "configured context size is 32768"},
+		{"vllm context (error object)", 400, `{"error":{"message":"This model's maximum context length is 32768 tokens. However, you requested 40000 tokens (39000 in the messages, 1000 in the completion). Please reduce the length of the messages or completion.","type":"BadRequestError","param":null,"code":400}}`, llm.ErrContextOverflow, "maximum context length is 32768"},
+		{"ollama context", 400, `{"error":{"message":"the input length exceeds the context length","type":"invalid_request_error","param":null,"code":null}}`, llm.ErrContextOverflow, "exceeds the context length"},
+		{"deepseek context", 400, llmtest.OpenAIError(400, "This model's maximum context length is 131072 tokens. However, you requested 140000 tokens (139000 in the messages, 1000 in the completion). Please reduce the length of the messages or completion.", "invalid_request_error"), llm.ErrContextOverflow, "maximum context length is 131072"},
+		{"openai context (new wording)", 400, llmtest.OpenAIError(400, "Your input exceeds the context window of this model. Please adjust your input and try again.", "context_length_exceeded"), llm.ErrContextOverflow, "context window"},
 		{"payload too large", 413, llmtest.OpenAIError(413, "Request too large: too many tokens", ""), llm.ErrContextOverflow, "too many tokens"},
 		{"rate limited", 429, llmtest.OpenAIError(429, "Rate limit reached for requests", "rate_limit_exceeded"), llm.ErrRateLimited, "Rate limit reached"},
 		{"server error", 500, llmtest.OpenAIError(500, "The server had an error", ""), llm.ErrServer, "The server had an error"},

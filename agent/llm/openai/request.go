@@ -74,7 +74,7 @@ func userMessage(m llm.Message) oa.ChatCompletionMessageParamUnion {
 	for _, p := range m.Parts {
 		switch p.Kind {
 		case llm.PartContext:
-			texts = append(texts, llm.ContextText(p.Source, p.Event, p.Text))
+			texts = append(texts, llm.ContextPartText(p))
 		case llm.PartText:
 			texts = append(texts, p.Text)
 		}

@@ -161,6 +161,29 @@ func Unreachable(err error) bool {
 	return errors.As(err, &dns)
 }
 
+// overflowPhrases are the words by which servers say a request does not
+// fit the context window, on either wire format:
+//   - OpenAI: code context_length_exceeded, "This model's maximum context
+//     length is N tokens" (DeepSeek, vLLM and OpenRouter word it alike);
+//   - ds4-server, both endpoints: "Prompt has N tokens, but the configured
+//     context size is M tokens" (code context_length_exceeded on
+//     /v1/chat/completions only);
+//   - llama.cpp: "request (N tokens) exceeds the available context size
+//     (M tokens)", type exceed_context_size_error;
+//   - Ollama: "the input length exceeds the context length";
+//   - Anthropic: "prompt is too long: N tokens > M maximum", "input length
+//     and `max_tokens` exceed context limit";
+//   - proxies: "too many tokens", "input is too long".
+var overflowPhrases = []string{
+	"context length", "context_length", "context size", "context window", "context limit",
+	"maximum context", "exceeds the context", "exceed_context", "too many tokens",
+	"prompt is too long", "input is too long",
+}
+
+// IsOverflow reports whether an error text (message, code and type) says
+// the request does not fit the model's context window.
+func IsOverflow(text string) bool { return ContainsAny(strings.ToLower(text), overflowPhrases) }
+
 // ContainsAny reports whether s contains one of phrases.
 func ContainsAny(s string, phrases []string) bool {
 	for _, p := range phrases {
