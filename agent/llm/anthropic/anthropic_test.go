@@ -446,7 +446,8 @@ func TestCancelMidStream(t *testing.T) {
 }
 
 func TestConnectionRefused(t *testing.T) {
-	url := llmtest.UnreachableURL(t)
+	// The error names the URL requested: the normalised one (no /v1).
+	url := strings.TrimSuffix(llmtest.UnreachableURL(t), "/v1")
 	_, _, err := stream(t, anthropic.New(llm.Config{Kind: llm.KindAnthropic, BaseURL: url, Model: "m"}), prompt("hi"))
 	var e *llm.Error
 	if !errors.As(err, &e) || e.Kind != llm.ErrUnreachable {
