@@ -70,3 +70,11 @@ func (w *waitingStatus) answering() {
 		w.s.bus.Publish(Event{Kind: EventStatus, Session: w.s.info.ID})
 	}
 }
+
+// tooLarge is why a request the loop estimates over the window is not
+// sent even after compaction: the server would refuse it, or (Ollama)
+// silently cut its beginning.
+func tooLarge(estimate, window int) error {
+	return fmt.Errorf("this turn needs about %d tokens (prompt, system prompt and tools), more than the model's context window of %d tokens, even after compaction; "+
+		"shorten the prompt, start a new session, or raise the context window (Preferences → Providers, or the server's own setting)", estimate, window)
+}

@@ -151,3 +151,19 @@ func watchStatuses(s *Session) func() string {
 		return strings.Join(out, " | ")
 	}
 }
+
+func TestAPromptLargerThanTheWindowIsRefusedNotSent(t *testing.T) {
+	e := newEnv(t)
+	e.window = 2000
+	s := e.newSession()
+	e.send(s, strings.Repeat("word ", 3000)) // ~3,750 tokens
+	errs := hostTexts(s, HostError)
+	if len(errs) != 1 || !strings.Contains(errs[0], "more than the model's context window of 2000 tokens") {
+		t.Fatalf("errors = %q", errs)
+	}
+	for _, r := range e.server.Requests() {
+		if strings.Contains(strings.Join(r.LastMessage().Texts, ""), "word word") {
+			t.Fatal("a request over the window was sent")
+		}
+	}
+}

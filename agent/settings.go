@@ -20,22 +20,29 @@ const (
 	keyProviderKeyEnv = "provider.api_key_env"
 	keyProviderWindow = "provider.context_window"
 	keyProviderThink  = "provider.thinking_budget"
+	keyProviderMax    = "provider.max_tokens"
 	keyApprovalPolicy = "approval.policy"
 	keyRalphRounds    = "ralph.rounds"
 )
 
 // ProviderSettings is the Providers section of Preferences.
 type ProviderSettings struct {
-	Preset        string
-	Kind          string
-	BaseURL       string
-	Model         string
-	APIKey        string // kept in the database file, which is 0600
-	APIKeyEnv     string // or: the environment variable holding the key
+	Preset    string
+	Kind      string
+	BaseURL   string
+	Model     string
+	APIKey    string // kept in the database file, which is 0600
+	APIKeyEnv string // or: the environment variable holding the key
+	// ContextWindow is the user's own value, in tokens; 0 means "what the
+	// server states" (see ServerInfo.Window).
 	ContextWindow int
 	// ThinkingBudget is llm.Config.ThinkingBudget: Anthropic extended
 	// thinking, in tokens; 0 is off.
 	ThinkingBudget int
+	// MaxTokens is the room for one answer, in tokens (Anthropic adds the
+	// thinking budget on top); 0 is the default: 8192, or a quarter of a
+	// smaller context window.
+	MaxTokens int
 }
 
 // Config resolves the settings into a provider config; getenv reads
@@ -46,7 +53,7 @@ func (p ProviderSettings) Config(getenv func(string) string) llm.Config {
 		key = getenv(p.APIKeyEnv)
 	}
 	return llm.Config{Kind: p.Kind, BaseURL: strings.TrimRight(p.BaseURL, "/"), Model: p.Model, APIKey: key, ContextWindow: p.ContextWindow,
-		ThinkingBudget: p.ThinkingBudget}
+		ThinkingBudget: p.ThinkingBudget, MaxTokens: p.MaxTokens}
 }
 
 // Validate reports the first field a user must fix.
@@ -58,22 +65,27 @@ func (p ProviderSettings) Validate() error {
 		return fmt.Errorf("the base URL must start with http:// or https://")
 	case strings.TrimSpace(p.Model) == "":
 		return fmt.Errorf("enter a model name")
-	case p.ContextWindow < 1024:
-		return fmt.Errorf("the context window must be at least 1024 tokens")
+	case p.ContextWindow != 0 && p.ContextWindow < 1024:
+		return fmt.Errorf("the context window must be at least 1024 tokens (or empty: the server's own)")
 	case p.ThinkingBudget != 0 && p.ThinkingBudget < llm.MinThinkingBudget:
 		return fmt.Errorf("the thinking budget is 0 (off) or at least %d tokens", llm.MinThinkingBudget)
-	case p.ThinkingBudget >= p.ContextWindow:
+	case p.MaxTokens != 0 && p.MaxTokens < 256:
+		return fmt.Errorf("the answer room must be at least 256 tokens (or empty: the default)")
+	case p.ContextWindow != 0 && p.MaxTokens >= p.ContextWindow:
+		return fmt.Errorf("the answer room must be smaller than the context window")
+	case p.ContextWindow != 0 && p.ThinkingBudget >= p.ContextWindow:
 		return fmt.Errorf("the thinking budget must be smaller than the context window")
 	}
 	return nil
 }
 
-// PresetSettings returns the settings of a named preset.
+// PresetSettings returns the settings of a named preset. Its context
+// window is left to the server (the preset's value is only the fallback).
 func PresetSettings(name string) (ProviderSettings, bool) {
 	for _, p := range llm.Presets {
 		if p.Name == name {
 			return ProviderSettings{Preset: p.Name, Kind: p.Kind, BaseURL: p.BaseURL, Model: p.Model,
-				APIKeyEnv: p.APIKeyEnv, ContextWindow: p.ContextWindow, ThinkingBudget: p.ThinkingBudget}, true
+				APIKeyEnv: p.APIKeyEnv, ThinkingBudget: p.ThinkingBudget}, true
 		}
 	}
 	return ProviderSettings{}, false
@@ -83,7 +95,7 @@ func PresetSettings(name string) (ProviderSettings, bool) {
 // ever saved (first start).
 func LoadProvider(ctx context.Context, db *storage.DB) (ProviderSettings, bool, error) {
 	vals, err := settings(ctx, db, keyProviderPreset, keyProviderKind, keyProviderURL, keyProviderModel,
-		keyProviderKey, keyProviderKeyEnv, keyProviderWindow, keyProviderThink)
+		keyProviderKey, keyProviderKeyEnv, keyProviderWindow, keyProviderThink, keyProviderMax)
 	if err != nil {
 		return ProviderSettings{}, false, err
 	}
@@ -92,10 +104,14 @@ func LoadProvider(ctx context.Context, db *storage.DB) (ProviderSettings, bool, 
 		return p, false, nil
 	}
 	window, _ := strconv.Atoi(vals[keyProviderWindow])
+	if copiedFromPreset(vals[keyProviderPreset], window) {
+		window = 0
+	}
 	think, _ := strconv.Atoi(vals[keyProviderThink]) // absent before thinking could be set: off
+	maxTokens, _ := strconv.Atoi(vals[keyProviderMax])
 	return ProviderSettings{Preset: vals[keyProviderPreset], Kind: vals[keyProviderKind], BaseURL: vals[keyProviderURL],
 		Model: vals[keyProviderModel], APIKey: vals[keyProviderKey], APIKeyEnv: vals[keyProviderKeyEnv], ContextWindow: window,
-		ThinkingBudget: think}, true, nil
+		ThinkingBudget: think, MaxTokens: maxTokens}, true, nil
 }
 
 // SaveProvider stores the provider settings after validating them.
@@ -106,7 +122,7 @@ func SaveProvider(ctx context.Context, db *storage.DB, p ProviderSettings) error
 	return db.SetSettings(ctx, map[string]string{
 		keyProviderPreset: p.Preset, keyProviderKind: p.Kind, keyProviderURL: p.BaseURL, keyProviderModel: p.Model,
 		keyProviderKey: p.APIKey, keyProviderKeyEnv: p.APIKeyEnv, keyProviderWindow: strconv.Itoa(p.ContextWindow),
-		keyProviderThink: strconv.Itoa(p.ThinkingBudget),
+		keyProviderThink: strconv.Itoa(p.ThinkingBudget), keyProviderMax: strconv.Itoa(p.MaxTokens),
 	})
 }
 

@@ -86,12 +86,16 @@ func (s *Session) converse(ctx context.Context, th *thread, system func() string
 	compacted := false
 	for step := 0; step < maxStepsPerTurn; step++ {
 		req := llm.Request{Model: cfg.Model, System: system(), Messages: s.messages(th), Tools: s.tools.Specs(), MaxTokens: cfg.MaxTokens}
-		if turnStart > 0 && !compacted && estimateRequest(req) >= int(s.a.cfg.CompactThreshold*float64(cfg.ContextWindow)) {
+		est := estimateRequest(req)
+		if turnStart > 0 && !compacted && est >= int(s.a.cfg.CompactThreshold*float64(cfg.ContextWindow)) {
 			compacted = true
 			if err := s.compact(ctx, turnStart, "the context reached its threshold"); err != nil {
 				return llm.Message{}, err
 			}
 			continue
+		}
+		if est >= cfg.ContextWindow {
+			return llm.Message{}, tooLarge(est, cfg.ContextWindow)
 		}
 		resp, err := s.stream(ctx, th, prov, cfg, req)
 		if llm.IsKind(err, llm.ErrContextOverflow) && turnStart > 0 && !compacted {

@@ -39,6 +39,7 @@ func runGUI(prefs string, stderr io.Writer) int {
 		DetectedPATH:  c.DetectedPATH,
 		CheckProvider: c.checkProvider,
 		ProbeLocal:    agent.ProbeLocal,
+		ContextWindow: c.contextWindow,
 		Model: func() string {
 			_, cfg, _ := c.provider()
 			return cfg.Model

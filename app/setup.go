@@ -48,10 +48,13 @@ type core struct {
 	provMu  sync.Mutex
 	provCfg llm.Config
 	prov    llm.Provider
+	// servers remembers what each model server says about itself (its
+	// context window).
+	servers *agent.ServerInfo
 }
 
 func openCore(ctx context.Context) (*core, error) {
-	c := &core{paths: storage.ResolvePaths()}
+	c := &core{paths: storage.ResolvePaths(), servers: agent.NewServerInfo()}
 	if err := c.paths.Ensure(); err != nil {
 		return nil, err
 	}
@@ -116,7 +119,8 @@ func (c *core) DetectedPATH() string {
 }
 
 // provider reads the provider settings for the next model call, with the
-// AGENTDESK_* environment overrides applied.
+// AGENTDESK_* environment overrides applied and the context window the
+// server states (unless the user set one).
 func (c *core) provider() (llm.Provider, llm.Config, error) {
 	ps, _, err := agent.LoadProvider(context.Background(), c.db)
 	if err != nil {
@@ -124,6 +128,24 @@ func (c *core) provider() (llm.Provider, llm.Config, error) {
 	}
 	cfg := ps.Config(os.Getenv)
 	overrideFromEnv(&cfg)
+	cfg.ContextWindow = c.servers.Window(context.Background(), ps, cfg).Tokens
+	return c.reuseProvider(cfg)
+}
+
+// contextWindow is the window the next turn uses, and where it was read.
+func (c *core) contextWindow(ctx context.Context) agent.Window {
+	ps, _, err := agent.LoadProvider(ctx, c.db)
+	if err != nil {
+		return agent.Window{}
+	}
+	cfg := ps.Config(os.Getenv)
+	overrideFromEnv(&cfg)
+	return c.servers.Window(ctx, ps, cfg)
+}
+
+// reuseProvider returns the provider for cfg, the last one while cfg is
+// unchanged.
+func (c *core) reuseProvider(cfg llm.Config) (llm.Provider, llm.Config, error) {
 	// Reuse the provider while the settings stay the same: each one holds
 	// an HTTP transport with its pooled connections.
 	c.provMu.Lock()

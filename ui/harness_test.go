@@ -94,12 +94,14 @@ type harness struct {
 	agent     *agent.Agent
 	ui        *UI
 	project   string
+	opts      harnessOptions
 }
 
 type harnessOptions struct {
 	provider    func() (llm.Provider, llm.Config, error)
 	managerOpts []extensions.Option
 	policy      agent.Policy
+	window      func(context.Context) agent.Window // Deps.ContextWindow
 }
 
 func newHarness(t *testing.T, opts harnessOptions) *harness {
@@ -108,7 +110,7 @@ func newHarness(t *testing.T, opts harnessOptions) *harness {
 	t.Setenv(storage.HomeEnv, home)
 	t.Setenv("HOME", filepath.Join(home, "home"))
 	os.MkdirAll(filepath.Join(home, "home"), 0o700)
-	h := &harness{t: t, app: test.NewTempApp(t), loop: newUILoop(), paths: storage.ResolvePaths()}
+	h := &harness{t: t, app: test.NewTempApp(t), loop: newUILoop(), paths: storage.ResolvePaths(), opts: opts}
 	if err := h.paths.Ensure(); err != nil {
 		t.Fatal(err)
 	}
@@ -147,7 +149,7 @@ func newHarness(t *testing.T, opts harnessOptions) *harness {
 func (h *harness) open(withProject bool) *UI {
 	h.t.Helper()
 	d := Deps{App: h.app, Do: h.loop.do, Agent: h.agent, Approvals: h.approvals, DB: h.db, Extensions: h.exts,
-		Paths: h.paths, DetectedPATH: func() string { return "/usr/bin:/bin" }}
+		Paths: h.paths, DetectedPATH: func() string { return "/usr/bin:/bin" }, ContextWindow: h.opts.window}
 	if withProject {
 		d.StartDir = h.project
 	}

@@ -145,3 +145,18 @@ func TestPreferencesOpenOnTheAskedSection(t *testing.T) {
 		t.Fatal("an unknown section replaced the shown one")
 	}
 }
+
+func TestProvidersShowTheContextWindowInUseAndItsSource(t *testing.T) {
+	h := newHarness(t, harnessOptions{window: func(context.Context) agent.Window {
+		return agent.Window{Tokens: 32768, Source: "ds4-server GET /v1/models context_length", Server: "ds4-server"}
+	}})
+	u := h.open(false)
+	u.ShowPreferences(sectionProviders)
+	p := u.prefs.panes[sectionProviders].(*providersPane)
+	h.loop.waitFor(t, "the served window", func() bool {
+		return p.served.Text == "In use: 32768 tokens, from ds4-server GET /v1/models context_length"
+	})
+	if p.window.Text != "" {
+		t.Fatalf("a preset's window is no override: the field shows %q, want it empty", p.window.Text)
+	}
+}

@@ -39,7 +39,9 @@ type providersPane struct {
 	apiKey  *widget.Entry
 	keyEnv  *widget.Entry
 	window  *widget.Entry
+	served  *widget.Label // the window the server states, and where it was read
 	think   *widget.Entry
+	answer  *widget.Entry // max tokens of one answer
 	policy  *widget.RadioGroup
 	rounds  *widget.Entry
 	status  *widget.Label
@@ -59,8 +61,10 @@ func (p *providersPane) buildUI() fyne.CanvasObject {
 	p.model = &widget.Entry{PlaceHolder: "model name"}
 	p.apiKey = &widget.Entry{Password: true, PlaceHolder: "not needed for local servers"}
 	p.keyEnv = &widget.Entry{PlaceHolder: "or the name of an environment variable, e.g. OPENAI_API_KEY"}
-	p.window = &widget.Entry{PlaceHolder: "tokens, e.g. 32768"}
+	p.window = &widget.Entry{PlaceHolder: "empty: what the server states"}
+	p.served = &widget.Label{Wrapping: fyne.TextWrapWord, Importance: widget.LowImportance}
 	p.think = &widget.Entry{PlaceHolder: "0"}
+	p.answer = &widget.Entry{PlaceHolder: fmt.Sprintf("empty: %d, or a quarter of a smaller window", llm.DefaultMaxTokens)}
 	var labels []string
 	for _, l := range policyLabels {
 		labels = append(labels, l.label)
@@ -75,8 +79,9 @@ func (p *providersPane) buildUI() fyne.CanvasObject {
 		{Text: "Model", Widget: p.model},
 		{Text: "API key", Widget: p.apiKey, HintText: "stored in the AgentDesk database file (readable only by you)"},
 		{Text: "Key variable", Widget: p.keyEnv},
-		{Text: "Context window", Widget: p.window, HintText: "compaction starts at 80% of it"},
+		{Text: "Context window", Widget: container.NewVBox(p.window, p.served), HintText: "tokens; compaction starts at 80% of it. A number here overrides the server's"},
 		{Text: "Thinking budget", Widget: p.think, HintText: fmt.Sprintf("Anthropic: tokens the model may think before answering (0 = off, else at least %d); other servers think on their own", llm.MinThinkingBudget)},
+		{Text: "Answer tokens", Widget: p.answer, HintText: "max_tokens of one answer; a longer answer is marked truncated with Continue"},
 		{Text: "Approvals", Widget: p.policy},
 		{Text: "Ralph rounds", Widget: p.rounds, HintText: fmt.Sprintf("default for /ralph (1–%d)", agent.MaxRalphRounds)},
 	}}
@@ -98,6 +103,7 @@ func (p *providersPane) shown() {
 			return
 		}
 		p.fill(s.settings)
+		p.showServedWindow()
 		for _, l := range policyLabels {
 			if l.policy == s.policy {
 				p.policy.SetSelected(l.label)
@@ -125,8 +131,15 @@ func (p *providersPane) fill(s agent.ProviderSettings) {
 	p.model.SetText(s.Model)
 	p.apiKey.SetText(s.APIKey)
 	p.keyEnv.SetText(s.APIKeyEnv)
-	p.window.SetText(strconv.Itoa(s.ContextWindow))
+	p.window.SetText("")
+	if s.ContextWindow > 0 {
+		p.window.SetText(strconv.Itoa(s.ContextWindow))
+	}
 	p.think.SetText(strconv.Itoa(s.ThinkingBudget))
+	p.answer.SetText("")
+	if s.MaxTokens > 0 {
+		p.answer.SetText(strconv.Itoa(s.MaxTokens))
+	}
 }
 
 func (p *providersPane) onPreset(name string) {
@@ -141,14 +154,22 @@ func (p *providersPane) onPreset(name string) {
 
 // read collects the form; errors name the field.
 func (p *providersPane) read() (agent.ProviderSettings, error) {
-	window, err := strconv.Atoi(strings.TrimSpace(p.window.Text))
-	if err != nil {
-		return agent.ProviderSettings{}, fmt.Errorf("the context window must be a number of tokens")
+	window, err := 0, error(nil)
+	if text := strings.TrimSpace(p.window.Text); text != "" {
+		if window, err = strconv.Atoi(text); err != nil {
+			return agent.ProviderSettings{}, fmt.Errorf("the context window must be a number of tokens, or empty for the server's")
+		}
 	}
 	think := 0
 	if text := strings.TrimSpace(p.think.Text); text != "" {
 		if think, err = strconv.Atoi(text); err != nil {
 			return agent.ProviderSettings{}, fmt.Errorf("the thinking budget must be a number of tokens (0 = off)")
+		}
+	}
+	answer := 0
+	if text := strings.TrimSpace(p.answer.Text); text != "" {
+		if answer, err = strconv.Atoi(text); err != nil {
+			return agent.ProviderSettings{}, fmt.Errorf("the answer tokens must be a number, or empty for the default")
 		}
 	}
 	kind := llm.KindOpenAI
@@ -161,7 +182,7 @@ func (p *providersPane) read() (agent.ProviderSettings, error) {
 	}
 	s := agent.ProviderSettings{Preset: preset, Kind: kind, BaseURL: strings.TrimSpace(p.baseURL.Text),
 		Model: strings.TrimSpace(p.model.Text), APIKey: strings.TrimSpace(p.apiKey.Text),
-		APIKeyEnv: strings.TrimSpace(p.keyEnv.Text), ContextWindow: window, ThinkingBudget: think}
+		APIKeyEnv: strings.TrimSpace(p.keyEnv.Text), ContextWindow: window, ThinkingBudget: think, MaxTokens: answer}
 	return s, s.Validate()
 }
 
@@ -235,4 +256,18 @@ func testProvider(ctx context.Context, s agent.ProviderSettings) (string, error)
 		return "", err
 	}
 	return fmt.Sprintf("%s answered with model %s.", cfg.BaseURL, cfg.Model), nil
+}
+
+// showServedWindow says, below the context window field, which window the
+// next turn uses and where it was read (asking the server, off the UI
+// goroutine).
+func (p *providersPane) showServedWindow() {
+	if p.u.d.ContextWindow == nil {
+		return
+	}
+	background(p.u, func(ctx context.Context) (agent.Window, error) {
+		return p.u.d.ContextWindow(ctx), nil
+	}, func(w agent.Window, _ error) {
+		p.served.SetText(fmt.Sprintf("In use: %d tokens, from %s", w.Tokens, w.Source))
+	})
 }

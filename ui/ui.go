@@ -44,6 +44,10 @@ type Deps struct {
 	// ListModels lists the models the provider the next turn uses serves
 	// (environment overrides included); nil: the saved provider's.
 	ListModels func(ctx context.Context) ([]string, error)
+	// ContextWindow is the context window the next turn uses and where it
+	// was read (the user's setting, the server, or a preset); nil: none
+	// is shown.
+	ContextWindow func(ctx context.Context) agent.Window
 	// ProbeLocal looks for a local model server on first start.
 	ProbeLocal func(ctx context.Context) (agent.ProviderSettings, bool)
 	OpenURL    func(*url.URL) error

@@ -20,6 +20,7 @@ const (
 	DefaultFirstByteTimeout = 5 * time.Minute
 	DefaultIdleTimeout      = 90 * time.Second
 	DefaultMaxTokens        = 8192
+	MinMaxTokens            = 1024 // the smallest default answer room
 	DefaultContextWindow    = 32768
 	// MinThinkingBudget is the smallest thinking budget the Anthropic API
 	// accepts.
@@ -78,11 +79,14 @@ func (c Config) WithDefaults() Config {
 	if c.IdleTimeout == 0 {
 		c.IdleTimeout = DefaultIdleTimeout
 	}
-	if c.MaxTokens == 0 {
-		c.MaxTokens = DefaultMaxTokens
-	}
 	if c.ContextWindow == 0 {
 		c.ContextWindow = DefaultContextWindow
+	}
+	if c.MaxTokens == 0 {
+		// A quarter of a small window at most: servers that count the
+		// answer's room against the window (vLLM, the cloud APIs) refuse
+		// a prompt that leaves less than max_tokens free.
+		c.MaxTokens = min(DefaultMaxTokens, max(c.ContextWindow/4, MinMaxTokens))
 	}
 	return c
 }
@@ -102,9 +106,15 @@ type Preset struct {
 
 // Presets in the order they are offered and probed.
 var Presets = []Preset{
-	{Name: "ds4-server", Kind: KindOpenAI, BaseURL: "http://127.0.0.1:8000/v1", Model: "deepseek-v4-flash", ContextWindow: 131072, Local: true},
+	// ContextWindow is what is assumed when the server does not state its
+	// own: ds4-server's default --ctx, llama.cpp's and Ollama's defaults.
+	{Name: "ds4-server", Kind: KindOpenAI, BaseURL: "http://127.0.0.1:8000/v1", Model: "deepseek-v4-flash", ContextWindow: 32768, Local: true},
 	{Name: "llama.cpp", Kind: KindOpenAI, BaseURL: "http://127.0.0.1:8080/v1", Model: "default", ContextWindow: 32768, Local: true},
-	{Name: "Ollama", Kind: KindOpenAI, BaseURL: "http://127.0.0.1:11434/v1", Model: "qwen3-coder", ContextWindow: 32768, Local: true},
+	{Name: "Ollama", Kind: KindOpenAI, BaseURL: "http://127.0.0.1:11434/v1", Model: "qwen3-coder", ContextWindow: 4096, Local: true},
+	// vLLM serves on ds4-server's port by default; autodetect tells them
+	// apart by what /v1/models says (owned_by).
+	{Name: "vLLM", Kind: KindOpenAI, BaseURL: "http://127.0.0.1:8000/v1", Model: "default", ContextWindow: 32768},
+	{Name: "LM Studio", Kind: KindOpenAI, BaseURL: "http://127.0.0.1:1234/v1", Model: "default", ContextWindow: 4096, Local: true},
 	{Name: "OpenAI", Kind: KindOpenAI, BaseURL: "https://api.openai.com/v1", Model: "gpt-5.1", APIKeyEnv: "OPENAI_API_KEY", ContextWindow: 400000},
 	{Name: "Anthropic", Kind: KindAnthropic, BaseURL: "https://api.anthropic.com", Model: "claude-sonnet-4-5", APIKeyEnv: "ANTHROPIC_API_KEY", ContextWindow: 200000, ThinkingBudget: 4096},
 }

@@ -31,3 +31,18 @@ func TestContextPartsAreSeparatedFromThePromptWhenFlattened(t *testing.T) {
 		t.Fatalf("flattened = %q, want a blank line before the prompt", flat)
 	}
 }
+
+func TestDefaultAnswerRoomFitsSmallWindows(t *testing.T) {
+	for _, tt := range []struct{ window, set, want int }{
+		{0, 0, DefaultMaxTokens},      // the default 32768 window
+		{131072, 0, DefaultMaxTokens}, // never more than the default
+		{4096, 0, MinMaxTokens},       // Ollama's default window: a quarter
+		{2048, 0, MinMaxTokens},       // never below the minimum
+		{4096, 3000, 3000},            // the user's value is kept
+	} {
+		c := Config{ContextWindow: tt.window, MaxTokens: tt.set}.WithDefaults()
+		if c.MaxTokens != tt.want {
+			t.Errorf("window %d, set %d: MaxTokens %d, want %d", tt.window, tt.set, c.MaxTokens, tt.want)
+		}
+	}
+}

@@ -1,0 +1,220 @@
+// Package servers asks a model server what it is and how large a context
+// window it serves, from what each server states about itself:
+//
+//   - ds4-server: GET /v1/models, owned_by "ds4.c", context_length (the
+//     runtime --ctx value, 32768 by default);
+//   - vLLM: GET /v1/models, owned_by "vllm", max_model_len;
+//   - llama.cpp: GET /props, default_generation_settings.n_ctx (the
+//     runtime -c value), owned_by "llamacpp" in /v1/models;
+//   - Ollama: GET /api/version answers; POST /api/show gives the model's
+//     num_ctx parameter when its Modelfile sets one, else Ollama's runtime
+//     default of 4096 tokens applies (capped by the trained
+//     <arch>.context_length);
+//   - others (OpenRouter, LM Studio, proxies) that put context_length on
+//     their models.
+//
+// Every probe is a small bounded GET or POST; a server that answers none
+// of them gives an empty Info, and the caller keeps its fallback.
+package servers
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"strings"
+	"time"
+)
+
+// Timeout bounds the whole probe: local servers answer in milliseconds.
+const Timeout = 3 * time.Second
+
+// ollamaDefaultContext is the context Ollama runs a model with when
+// neither its Modelfile nor the request sets num_ctx.
+const ollamaDefaultContext = 4096
+
+// maxBody bounds what is read of any answer.
+const maxBody = 1 << 20
+
+// Info is what a server said about itself.
+type Info struct {
+	Name          string // "ds4-server", "vLLM", "llama.cpp", "Ollama", or "" when unknown
+	ContextWindow int    // tokens; 0 when the server did not say
+	Source        string // where ContextWindow was read, for Preferences
+	// Answered: some probe got an answer (so asking again would learn
+	// nothing new until the server restarts).
+	Answered bool
+}
+
+// Probe asks the server at baseURL (an OpenAI-compatible ".../v1" URL or
+// an Anthropic-style root) about itself and about model.
+func Probe(ctx context.Context, baseURL, apiKey, model string) Info {
+	ctx, cancel := context.WithTimeout(ctx, Timeout)
+	defer cancel()
+	c := &client{http: &http.Client{}, key: apiKey, root: rootOf(baseURL)}
+	info := c.probe(ctx, model)
+	info.Answered = c.answered
+	return info
+}
+
+func (c *client) probe(ctx context.Context, model string) Info {
+	info := c.models(ctx, model)
+	if info.ContextWindow > 0 && info.Name != "llama.cpp" {
+		return info
+	}
+	if n := c.llamaProps(ctx); n > 0 {
+		return Info{Name: "llama.cpp", ContextWindow: n, Source: "llama.cpp GET /props n_ctx"}
+	}
+	if c.isOllama(ctx) {
+		return c.ollama(ctx, model)
+	}
+	return info
+}
+
+// rootOf is the server's root: the base URL less a trailing /v1.
+func rootOf(base string) string {
+	return strings.TrimSuffix(strings.TrimRight(base, "/"), "/v1")
+}
+
+type client struct {
+	http     *http.Client
+	key      string
+	root     string
+	answered bool // some request got an HTTP answer
+}
+
+// get decodes the JSON answer of a request into v; false on any failure.
+func (c *client) do(ctx context.Context, method, path string, body any, v any) bool {
+	var rd io.Reader
+	if body != nil {
+		b, _ := json.Marshal(body)
+		rd = bytes.NewReader(b)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, c.root+path, rd)
+	if err != nil {
+		return false
+	}
+	if c.key != "" {
+		req.Header.Set("Authorization", "Bearer "+c.key)
+		req.Header.Set("X-Api-Key", c.key)
+	}
+	res, err := c.http.Do(req)
+	if err != nil {
+		return false
+	}
+	defer res.Body.Close()
+	c.answered = true
+	if res.StatusCode != http.StatusOK {
+		return false
+	}
+	return json.NewDecoder(io.LimitReader(res.Body, maxBody)).Decode(v) == nil
+}
+
+// modelEntry is one model of GET /v1/models, with the fields servers add.
+type modelEntry struct {
+	ID            string `json:"id"`
+	OwnedBy       string `json:"owned_by"`
+	ContextLength int    `json:"context_length"` // ds4-server, OpenRouter, LM Studio
+	MaxModelLen   int    `json:"max_model_len"`  // vLLM
+}
+
+var ownerNames = map[string]string{"ds4.c": "ds4-server", "vllm": "vLLM", "llamacpp": "llama.cpp"}
+
+// models reads GET /v1/models: the server's name from owned_by, and the
+// context window of model (or of the only model listed).
+func (c *client) models(ctx context.Context, model string) Info {
+	var list struct {
+		Data []modelEntry `json:"data"`
+	}
+	if !c.do(ctx, http.MethodGet, "/v1/models", nil, &list) || len(list.Data) == 0 {
+		return Info{}
+	}
+	m := list.Data[0]
+	for _, e := range list.Data {
+		if e.ID == model {
+			m = e
+		}
+	}
+	info := Info{Name: ownerNames[m.OwnedBy]}
+	switch {
+	case m.ContextLength > 0:
+		info.ContextWindow, info.Source = m.ContextLength, "GET /v1/models context_length"
+	case m.MaxModelLen > 0:
+		info.ContextWindow, info.Source = m.MaxModelLen, "GET /v1/models max_model_len"
+	}
+	if info.Name != "" && info.Source != "" {
+		info.Source = info.Name + " " + info.Source
+	}
+	return info
+}
+
+// llamaProps reads llama.cpp's runtime context size.
+func (c *client) llamaProps(ctx context.Context) int {
+	var props struct {
+		NCtx     int `json:"n_ctx"`
+		Defaults struct {
+			NCtx int `json:"n_ctx"`
+		} `json:"default_generation_settings"`
+	}
+	if !c.do(ctx, http.MethodGet, "/props", nil, &props) {
+		return 0
+	}
+	if props.Defaults.NCtx > 0 {
+		return props.Defaults.NCtx
+	}
+	return props.NCtx
+}
+
+func (c *client) isOllama(ctx context.Context) bool {
+	var v struct {
+		Version string `json:"version"`
+	}
+	return c.do(ctx, http.MethodGet, "/api/version", nil, &v) && v.Version != ""
+}
+
+// ollama reads the model's num_ctx parameter, else applies Ollama's
+// runtime default, never above what the model was trained for.
+func (c *client) ollama(ctx context.Context, model string) Info {
+	var show struct {
+		Parameters string         `json:"parameters"`
+		ModelInfo  map[string]any `json:"model_info"`
+	}
+	info := Info{Name: "Ollama", ContextWindow: ollamaDefaultContext, Source: "Ollama default (the model sets no num_ctx)"}
+	if !c.do(ctx, http.MethodPost, "/api/show", map[string]string{"model": model}, &show) {
+		return info
+	}
+	if n := numCtx(show.Parameters); n > 0 {
+		return Info{Name: "Ollama", ContextWindow: n, Source: "Ollama POST /api/show num_ctx"}
+	}
+	if trained := trainedContext(show.ModelInfo); trained > 0 && trained < info.ContextWindow {
+		info.ContextWindow, info.Source = trained, "Ollama POST /api/show context_length"
+	}
+	return info
+}
+
+// numCtx finds "num_ctx N" in Ollama's parameters text.
+func numCtx(params string) int {
+	for _, line := range strings.Split(params, "\n") {
+		f := strings.Fields(line)
+		if len(f) == 2 && f[0] == "num_ctx" {
+			var n int
+			if json.Unmarshal([]byte(f[1]), &n) == nil {
+				return n
+			}
+		}
+	}
+	return 0
+}
+
+// trainedContext is model_info's "<arch>.context_length".
+func trainedContext(info map[string]any) int {
+	for k, v := range info {
+		if strings.HasSuffix(k, ".context_length") {
+			if f, ok := v.(float64); ok {
+				return int(f)
+			}
+		}
+	}
+	return 0
+}

@@ -1,0 +1,86 @@
+package servers
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
+
+// Real answers of each server (trimmed to the fields that matter, in the
+// servers' own shapes and spellings).
+const (
+	ds4Models        = `{"object":"list","data":[{"id":"deepseek-v4-flash","object":"model","created":1767225600,"owned_by":"ds4.c","name":"DeepSeek V4 Flash","context_length":32768,"top_provider":{"context_length":32768,"max_completion_tokens":32768,"is_moderated":false},"supported_parameters":["tools","tool_choice","max_tokens","temperature","top_p","top_k","min_p","stop","seed","stream","reasoning_effort"]}]}`
+	vllmModels       = `{"object":"list","data":[{"id":"Qwen/Qwen3-Coder-30B-A3B-Instruct","object":"model","created":1767225600,"owned_by":"vllm","root":"Qwen/Qwen3-Coder-30B-A3B-Instruct","parent":null,"max_model_len":65536,"permission":[]}]}`
+	llamaModels      = `{"models":[{"name":"qwen","model":"qwen"}],"object":"list","data":[{"id":"qwen","object":"model","created":1767225600,"owned_by":"llamacpp","meta":{"vocab_type":2,"n_vocab":151936,"n_ctx_train":262144,"n_embd":2048,"n_params":30532122624,"size":17659361280}}]}`
+	llamaProps       = `{"default_generation_settings":{"id":0,"id_task":-1,"n_ctx":16384,"speculative":false,"is_processing":false,"params":{"n_predict":-1}},"total_slots":1,"model_path":"/models/qwen.gguf","chat_template":"...","build_info":"b6500-abc"}`
+	ollamaModels     = `{"object":"list","data":[{"id":"qwen3-coder:30b","object":"model","created":1767225600,"owned_by":"library"}]}`
+	ollamaVersion    = `{"version":"0.12.6"}`
+	ollamaShowNumCtx = `{"license":"...","modelfile":"FROM qwen3\nPARAMETER num_ctx 40960","parameters":"num_ctx                        40960\nstop                           \"<|im_end|>\"","template":"...","details":{"format":"gguf","family":"qwen3"},"model_info":{"general.architecture":"qwen3moe","qwen3moe.context_length":262144}}`
+	ollamaShowPlain  = `{"parameters":"stop                           \"<|im_end|>\"\ntemperature                    0.7","model_info":{"general.architecture":"qwen3moe","qwen3moe.context_length":262144}}`
+	ollamaShowSmall  = `{"parameters":"","model_info":{"general.architecture":"llama","llama.context_length":2048}}`
+)
+
+func serve(t *testing.T, routes map[string]string) string {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, ok := routes[r.Method+" "+r.URL.Path]
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		if r.Method == http.MethodPost {
+			b, _ := io.ReadAll(r.Body)
+			if !strings.Contains(string(b), `"model"`) {
+				http.Error(w, `{"error":"model is required"}`, http.StatusBadRequest)
+				return
+			}
+		}
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, body)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+func TestProbeReadsWhatEachServerStates(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		routes map[string]string
+		model  string
+		want   Info
+	}{
+		{"ds4-server", map[string]string{"GET /v1/models": ds4Models}, "deepseek-v4-flash",
+			Info{Name: "ds4-server", ContextWindow: 32768, Source: "ds4-server GET /v1/models context_length"}},
+		{"vLLM", map[string]string{"GET /v1/models": vllmModels}, "Qwen/Qwen3-Coder-30B-A3B-Instruct",
+			Info{Name: "vLLM", ContextWindow: 65536, Source: "vLLM GET /v1/models max_model_len"}},
+		{"llama.cpp: the runtime n_ctx, not n_ctx_train", map[string]string{"GET /v1/models": llamaModels, "GET /props": llamaProps}, "qwen",
+			Info{Name: "llama.cpp", ContextWindow: 16384, Source: "llama.cpp GET /props n_ctx"}},
+		{"Ollama with num_ctx", map[string]string{"GET /v1/models": ollamaModels, "GET /api/version": ollamaVersion, "POST /api/show": ollamaShowNumCtx}, "qwen3-coder:30b",
+			Info{Name: "Ollama", ContextWindow: 40960, Source: "Ollama POST /api/show num_ctx"}},
+		{"Ollama default", map[string]string{"GET /v1/models": ollamaModels, "GET /api/version": ollamaVersion, "POST /api/show": ollamaShowPlain}, "qwen3-coder:30b",
+			Info{Name: "Ollama", ContextWindow: 4096, Source: "Ollama default (the model sets no num_ctx)"}},
+		{"Ollama model trained shorter than the default", map[string]string{"GET /api/version": ollamaVersion, "POST /api/show": ollamaShowSmall}, "tiny",
+			Info{Name: "Ollama", ContextWindow: 2048, Source: "Ollama POST /api/show context_length"}},
+		{"a server that says nothing", map[string]string{"GET /v1/models": `{"object":"list","data":[{"id":"m","object":"model","owned_by":"someone"}]}`}, "m",
+			Info{}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			base := serve(t, tt.routes) + "/v1"
+			tt.want.Answered = true
+			if got := Probe(context.Background(), base, "", tt.model); got != tt.want {
+				t.Fatalf("Probe = %+v, want %+v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestProbeOfNothingIsEmpty(t *testing.T) {
+	srv := httptest.NewServer(http.NotFoundHandler())
+	srv.Close()
+	if got := Probe(context.Background(), srv.URL+"/v1", "", "m"); got != (Info{}) {
+		t.Fatalf("Probe of a closed port = %+v", got)
+	}
+}
