@@ -28,7 +28,7 @@ const (
 
 // newBenchAgent is an agent on a temp database and project talking to
 // server through the real OpenAI provider, with no extensions.
-func newBenchAgent(b *testing.B, server *llmtest.Server) (*Agent, storage.Project) {
+func newBenchAgent(b *testing.B, server *llmtest.Server, tune ...func(*llm.Config)) (*Agent, storage.Project) {
 	b.Helper()
 	dir := b.TempDir()
 	home := filepath.Join(dir, "home")
@@ -43,6 +43,9 @@ func newBenchAgent(b *testing.B, server *llmtest.Server) (*Agent, storage.Projec
 	a := New(Config{DB: db, HomeDir: home, Policy: func() Policy { return PolicyNever },
 		Provider: func() (llm.Provider, llm.Config, error) {
 			cfg := server.Config()
+			for _, f := range tune {
+				f(&cfg)
+			}
 			p, err := NewProvider(cfg)
 			return p, cfg, err
 		}})

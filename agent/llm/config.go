@@ -27,6 +27,26 @@ const (
 	MinThinkingBudget = 1024
 )
 
+// Which assistant messages carry their reasoning back (OpenAI-compatible
+// servers; Anthropic always sends signed thinking back, as its API
+// requires).
+const (
+	// ReasoningAuto: ReasoningAlways for servers on this machine or the
+	// local network (ds4-server, llama.cpp, vLLM, Ollama, LM Studio
+	// render it into their chat template, so leaving it out changes the
+	// prompt's prefix and throws their KV cache away at every tool step);
+	// ReasoningToolLoop for the DeepSeek API; ReasoningNever for other
+	// clouds, which reject or ignore the field.
+	ReasoningAuto = ""
+	// ReasoningAlways: every assistant message that has reasoning.
+	ReasoningAlways = "always"
+	// ReasoningToolLoop: only the messages of the current tool loop (after
+	// the last user prompt), as the DeepSeek API wants.
+	ReasoningToolLoop = "tool_loop"
+	// ReasoningNever: none.
+	ReasoningNever = "never"
+)
+
 // Config is one provider as Preferences stores it.
 type Config struct {
 	Kind          string
@@ -39,6 +59,11 @@ type Config struct {
 	// MaxTokens for the answer. Zero is off. OpenAI-compatible servers
 	// decide for themselves and stream reasoning_content when they think.
 	ThinkingBudget int
+
+	// SendReasoning says which assistant messages an OpenAI-compatible
+	// request carries reasoning_content on; "" decides by the server (see
+	// the Reasoning* constants).
+	SendReasoning string
 
 	// Zero means the Default* value.
 	ConnectTimeout   time.Duration

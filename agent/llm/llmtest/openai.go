@@ -72,7 +72,7 @@ func (openAIWire) parse(body map[string]any) Request {
 			system = append(system, texts...)
 			continue
 		}
-		out := Msg{Role: role, Texts: texts}
+		out := Msg{Role: role, Texts: texts, Reasoning: str(msg["reasoning_content"])}
 		if role == "tool" {
 			out = Msg{Role: role, ToolCallIDs: []string{str(msg["tool_call_id"])}, ToolResults: []string{strings.Join(texts, "")}}
 		}

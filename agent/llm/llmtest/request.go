@@ -29,6 +29,8 @@ type Msg struct {
 	ToolCallIDs []string
 	// ToolResults are the result contents, in the order of ToolCallIDs.
 	ToolResults []string
+	// Reasoning is an assistant message's reasoning_content (OpenAI).
+	Reasoning string
 }
 
 // Roles lists the roles of the non-system messages, in order.

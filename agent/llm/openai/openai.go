@@ -24,6 +24,8 @@ type Provider struct {
 	chat oa.ChatCompletionService
 	// completionTokens selects max_completion_tokens over max_tokens.
 	completionTokens bool
+	// reasoning is which assistant messages carry reasoning_content.
+	reasoning string
 }
 
 // New returns a provider for cfg; zero deadlines and limits take the llm
@@ -35,6 +37,7 @@ func New(cfg llm.Config) *Provider {
 		cfg:              cfg,
 		chat:             oa.NewChatCompletionService(clientOptions(cfg.BaseURL, cfg.APIKey, client)...),
 		completionTokens: wantsCompletionTokens(cfg.BaseURL),
+		reasoning:        reasoningFor(cfg),
 	}
 }
 

@@ -74,13 +74,11 @@ func TestStreamText(t *testing.T) {
 	}
 }
 
-func TestReasoningStreamedAndNotSentBack(t *testing.T) {
+func TestReasoningStreamed(t *testing.T) {
 	srv := llmtest.NewOpenAI(t)
 	const thought = "The user greets; greet back."
 	srv.Push(llmtest.Reply{Reasoning: thought, Text: "Hi!"})
-	p := openai.New(srv.Config())
-
-	resp, deltas, err := stream(t, p, prompt("hello"))
+	resp, deltas, err := stream(t, openai.New(srv.Config()), prompt("hello"))
 	if err != nil {
 		t.Fatalf("Stream: %v", err)
 	}
@@ -94,16 +92,57 @@ func TestReasoningStreamedAndNotSentBack(t *testing.T) {
 	if !slices.Equal(resp.Message.Parts, want) {
 		t.Errorf("parts = %+v, want %+v", resp.Message.Parts, want)
 	}
+}
 
-	next := prompt("hello")
-	next.Messages = append(next.Messages, resp.Message, userText("again"))
-	if _, _, err := stream(t, p, next); err != nil {
-		t.Fatalf("second Stream: %v", err)
+// Which assistant messages carry reasoning_content back, per server: all
+// for local servers (their chat templates render it, so the prompt prefix
+// stays the one they cached), the current tool loop's for DeepSeek's API,
+// none for other clouds.
+func TestReasoningSentBackPerServer(t *testing.T) {
+	assistant := func(reasoning string, parts ...llm.Part) llm.Message {
+		return llm.Message{Role: llm.RoleAssistant, Parts: append([]llm.Part{{Kind: llm.PartReasoning, Text: reasoning}}, parts...)}
 	}
-	raw := string(srv.WaitRequests(t, 2)[1].Raw)
-	if strings.Contains(raw, "reasoning") || strings.Contains(raw, thought) {
-		t.Errorf("second request carries the reasoning back: %s", raw)
+	conversation := []llm.Message{
+		userText("first"),
+		assistant("R1", llm.Part{Kind: llm.PartText, Text: "answer one"}),
+		userText("second"),
+		assistant("R2", llm.Part{Kind: llm.PartToolCall, CallID: "c1", Name: "read_file", Args: `{"path":"a"}`}),
+		{Role: llm.RoleTool, Parts: []llm.Part{{Kind: llm.PartToolResult, CallID: "c1", Name: "read_file", Text: "x"}}},
 	}
+	for _, tt := range []struct {
+		mode string
+		want []string // reasoning_content of the two assistant messages
+	}{
+		{llm.ReasoningAuto, []string{"R1", "R2"}}, // the fake listens on loopback: a local server
+		{llm.ReasoningAlways, []string{"R1", "R2"}},
+		{llm.ReasoningToolLoop, []string{"", "R2"}},
+		{llm.ReasoningNever, []string{"", ""}},
+	} {
+		t.Run("mode "+cmpOr(tt.mode, "auto"), func(t *testing.T) {
+			srv := llmtest.NewOpenAI(t)
+			cfg := srv.Config()
+			cfg.SendReasoning = tt.mode
+			if _, _, err := stream(t, openai.New(cfg), llm.Request{Messages: conversation}); err != nil {
+				t.Fatalf("Stream: %v", err)
+			}
+			var got []string
+			for _, m := range srv.WaitRequests(t, 1)[0].Messages {
+				if m.Role == "assistant" {
+					got = append(got, m.Reasoning)
+				}
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Fatalf("reasoning sent back = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
 }
 
 func TestToolCalls(t *testing.T) {

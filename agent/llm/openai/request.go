@@ -4,7 +4,9 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"net"
 	"net/url"
+	"strings"
 
 	oa "github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/shared"
@@ -33,7 +35,7 @@ func (p *Provider) params(req llm.Request) (oa.ChatCompletionNewParams, error) {
 	}
 	params := oa.ChatCompletionNewParams{
 		Model:         p.model(req),
-		Messages:      messages(req.System, req.Messages),
+		Messages:      messages(req.System, req.Messages, p.reasoning),
 		Tools:         tools,
 		StreamOptions: oa.ChatCompletionStreamOptionsParam{IncludeUsage: oa.Bool(true)},
 	}
@@ -48,23 +50,58 @@ func (p *Provider) params(req llm.Request) (oa.ChatCompletionNewParams, error) {
 
 // messages is the wire conversation: one leading system message, then the
 // merged turns. Messages of roles the model does not know are left out.
-func messages(system string, msgs []llm.Message) []oa.ChatCompletionMessageParamUnion {
+// Assistant messages carry their reasoning where send says so.
+func messages(system string, msgs []llm.Message, send string) []oa.ChatCompletionMessageParamUnion {
 	var out []oa.ChatCompletionMessageParamUnion
 	if system != "" {
 		out = append(out, oa.SystemMessage(system))
 	}
-	for _, m := range llm.Alternate(msgs, nil) {
+	merged := llm.Alternate(msgs, nil)
+	lastUser := -1
+	for i, m := range merged {
+		if m.Role == llm.RoleUser {
+			lastUser = i
+		}
+	}
+	for i, m := range merged {
 		switch m.Role {
 		case llm.RoleUser:
 			out = append(out, userMessage(m))
 		case llm.RoleAssistant:
-			out = append(out, assistantMessage(m))
+			withReasoning := send == llm.ReasoningAlways || (send == llm.ReasoningToolLoop && i > lastUser)
+			out = append(out, assistantMessage(m, withReasoning))
 		case llm.RoleTool:
 			out = append(out, toolMessages(m)...)
 		}
 	}
 	return out
 }
+
+// reasoningFor decides llm.ReasoningAuto by the server's host.
+func reasoningFor(cfg llm.Config) string {
+	if cfg.SendReasoning != llm.ReasoningAuto {
+		return cfg.SendReasoning
+	}
+	u, err := url.Parse(cfg.BaseURL)
+	if err != nil {
+		return llm.ReasoningNever
+	}
+	host := u.Hostname()
+	switch {
+	case host == deepSeekHost:
+		return llm.ReasoningToolLoop
+	case host == "localhost" || strings.HasSuffix(host, ".local"):
+		return llm.ReasoningAlways
+	}
+	if ip := net.ParseIP(host); ip != nil && (ip.IsLoopback() || ip.IsPrivate() || ip.IsLinkLocalUnicast()) {
+		return llm.ReasoningAlways
+	}
+	return llm.ReasoningNever
+}
+
+// deepSeekHost is the DeepSeek API: it wants reasoning_content back within
+// a tool loop and rejects it on earlier turns.
+const deepSeekHost = "api.deepseek.com"
 
 // userMessage sends each context part wrapped by llm.ContextText and each
 // of the user's own text parts unchanged, as separate content parts; a
@@ -92,9 +129,10 @@ func userMessage(m llm.Message) oa.ChatCompletionMessageParamUnion {
 	return oa.UserMessage(parts)
 }
 
-// assistantMessage sends text and tool calls. Reasoning stays behind:
-// DeepSeek rejects reasoning_content in requests, and no server needs it.
-func assistantMessage(m llm.Message) oa.ChatCompletionMessageParamUnion {
+// assistantMessage sends text and tool calls, and the reasoning as
+// reasoning_content (the field ds4-server, DeepSeek, llama.cpp and vLLM
+// read back) when withReasoning is set.
+func assistantMessage(m llm.Message, withReasoning bool) oa.ChatCompletionMessageParamUnion {
 	var msg oa.ChatCompletionAssistantMessageParam
 	for _, c := range m.ToolCalls() {
 		msg.ToolCalls = append(msg.ToolCalls, oa.ChatCompletionMessageToolCallUnionParam{
@@ -108,7 +146,20 @@ func assistantMessage(m llm.Message) oa.ChatCompletionMessageParamUnion {
 	if text := m.Text(); text != "" || len(msg.ToolCalls) == 0 {
 		msg.Content.OfString = oa.String(text)
 	}
+	if reasoning := reasoningText(m); withReasoning && reasoning != "" {
+		msg.SetExtraFields(map[string]any{"reasoning_content": reasoning})
+	}
 	return oa.ChatCompletionMessageParamUnion{OfAssistant: &msg}
+}
+
+func reasoningText(m llm.Message) string {
+	var b strings.Builder
+	for _, p := range m.Parts {
+		if p.Kind == llm.PartReasoning {
+			b.WriteString(p.Text)
+		}
+	}
+	return b.String()
 }
 
 // toolMessages sends one tool message per result.
