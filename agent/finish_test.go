@@ -76,23 +76,27 @@ func TestFinishReasonErrorFailsTheTurnAndRunsNoTool(t *testing.T) {
 }
 
 func TestKeepalivesKeepALongPrefillAlive(t *testing.T) {
-	e := newEnv(t)
-	// Shortened clock: no byte for 300 ms would be a timeout, and the
-	// prefill takes 8 × 100 ms of keepalives before the first chunk.
-	e.deadlines = func(c *llm.Config) { c.FirstByteTimeout, c.IdleTimeout = 300*time.Millisecond, 300*time.Millisecond }
-	e.server.Push(llmtest.Reply{Text: "done prefilling", Keepalives: 8, KeepaliveEvery: 100 * time.Millisecond})
-	s := e.newSession()
-	statuses := watchStatuses(s)
-	e.send(s, "a very long prompt")
+	for _, w := range wires {
+		t.Run(w.name, func(t *testing.T) {
+			e := newEnvOn(t, w.start(t))
+			// Shortened clock: no byte for 300 ms would be a timeout, and the
+			// prefill takes 8 × 100 ms of keepalives before the first event.
+			e.deadlines = func(c *llm.Config) { c.FirstByteTimeout, c.IdleTimeout = 300*time.Millisecond, 300*time.Millisecond }
+			e.server.Push(llmtest.Reply{Text: "done prefilling", Keepalives: 8, KeepaliveEvery: 100 * time.Millisecond})
+			s := e.newSession()
+			statuses := watchStatuses(s)
+			e.send(s, "a very long prompt")
 
-	if errs := hostTexts(s, HostError); len(errs) != 0 {
-		t.Fatalf("keepalives must keep the call alive: %q", errs)
-	}
-	if text := lastAssistantText(s); text != "done prefilling" {
-		t.Fatalf("answer = %q", text)
-	}
-	if got := statuses(); !strings.Contains(got, "prefilling… ") {
-		t.Fatalf("statuses shown = %q, want a prefilling status", got)
+			if errs := hostTexts(s, HostError); len(errs) != 0 {
+				t.Fatalf("keepalives must keep the call alive: %q", errs)
+			}
+			if text := lastAssistantText(s); text != "done prefilling" {
+				t.Fatalf("answer = %q", text)
+			}
+			if got := statuses(); !strings.Contains(got, "prefilling… ") {
+				t.Fatalf("statuses shown = %q, want a prefilling status", got)
+			}
+		})
 	}
 }
 
