@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/agentdesk/agentdesk/extensions/gitfetch"
+	"github.com/agentdesk/agentdesk/extensions/marketplace"
 )
 
 // UpdateCheck is what checking an extension for updates found. Checking
@@ -32,7 +33,16 @@ func (m *Manager) CheckUpdate(ctx context.Context, id string) (UpdateCheck, erro
 		c.Pinned = true
 		return c, nil
 	}
-	latest, err := gitfetch.Resolve(ctx, e.SourceURL, e.RequestedRef, m.fetch...)
+	url, ref := e.SourceURL, e.RequestedRef
+	if src, ok := remoteSource(e.PluginSource); ok {
+		// A marketplace entry in another repository: its commits are there.
+		if src.SHA != "" {
+			c.Pinned = true
+			return c, nil
+		}
+		url, ref = src.URL, src.Ref
+	}
+	latest, err := gitfetch.Resolve(ctx, url, ref, m.fetch...)
 	if err != nil {
 		return UpdateCheck{}, fmt.Errorf("check %s for updates: %w", id, err)
 	}
@@ -52,4 +62,10 @@ func isCommitRef(ref string) bool {
 		}
 	}
 	return true
+}
+
+// remoteSource is a recorded marketplace source that is another repository.
+func remoteSource(record string) (marketplace.Source, bool) {
+	src, ok := decodeSource(record)
+	return src, ok && src.Kind == marketplace.SourceGit
 }

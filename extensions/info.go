@@ -27,12 +27,16 @@ const recentRuns = 10
 // Info is one extension as the pane, `ext list` and `ext show` present
 // it. The JSON field names are a stable interface.
 type Info struct {
-	ID             string    `json:"id"`
-	Name           string    `json:"name"`
-	Version        string    `json:"version"`
-	Description    string    `json:"description"`
-	SourceURL      string    `json:"source_url"`
-	RequestedRef   string    `json:"requested_ref"`
+	ID           string `json:"id"`
+	Name         string `json:"name"`
+	Version      string `json:"version"`
+	Description  string `json:"description"`
+	SourceURL    string `json:"source_url"`
+	RequestedRef string `json:"requested_ref"`
+	// Plugin is the marketplace entry installed (SourceURL is then the
+	// marketplace), PluginSource where that entry points.
+	Plugin         string    `json:"plugin,omitempty"`
+	PluginSource   string    `json:"plugin_source,omitempty"`
 	Commit         string    `json:"commit"`
 	PreviousCommit string    `json:"previous_commit"`
 	Enabled        bool      `json:"enabled"`
@@ -120,6 +124,7 @@ func statusOf(e storage.Extension, pkg *manifest.Package, hooksHash string, load
 func (m *Manager) load(ctx context.Context, e storage.Extension, withRuns bool) Info {
 	dir := m.store.versionDir(e.ID, e.ActiveCommit)
 	info := Info{ID: e.ID, Name: e.ID, SourceURL: e.SourceURL, RequestedRef: e.RequestedRef, Commit: e.ActiveCommit,
+		Plugin: e.Plugin, PluginSource: pluginSourceText(e.PluginSource),
 		PreviousCommit: e.PreviousCommit, Enabled: e.Enabled, LastError: e.LastError, ReviewReason: e.ReviewReason,
 		InstalledAt: e.InstalledAt, UpdatedAt: e.UpdatedAt, Dir: dir, DataDir: m.store.dataDir(e.ID),
 		Hooks: []Hook{}, Skills: []Skill{}, Diagnostics: []string{}}
@@ -211,3 +216,11 @@ func (h Hook) TimeoutText() string {
 
 // ShortCommit abbreviates a commit for display.
 func ShortCommit(c string) string { return short(c) }
+
+// pluginSourceText shows a recorded marketplace source.
+func pluginSourceText(record string) string {
+	if src, ok := decodeSource(record); ok {
+		return src.String()
+	}
+	return ""
+}

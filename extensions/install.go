@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/extensions/gitfetch"
 	"github.com/agentdesk/agentdesk/extensions/manifest"
+	"github.com/agentdesk/agentdesk/extensions/marketplace"
 	"github.com/agentdesk/agentdesk/storage"
 )
 
@@ -37,44 +38,32 @@ type staged struct {
 	commit string
 	pkg    *manifest.Package
 	record storage.ExtensionVersion
+	from   marketplace.Source // where a marketplace entry pointed
 }
 
-// fetchAndValidate downloads url@ref into a new staging folder and
-// validates it. Nothing from the package runs.
-func (m *Manager) fetchAndValidate(ctx context.Context, url, ref string, progress func(Progress)) (*staged, error) {
-	st, err := m.store.newStaging()
+// fetchAndValidate downloads src into a new staging folder and validates
+// it. Nothing from the package runs.
+func (m *Manager) fetchAndValidate(ctx context.Context, src Source, progress func(Progress)) (*staged, error) {
+	f, err := m.fetchSource(ctx, src, progress)
 	if err != nil {
-		return nil, err
-	}
-	opts := append([]gitfetch.Option{}, m.fetch...)
-	opts = append(opts, gitfetch.WithProgress(func(p Progress) {
-		if p.Phase == gitfetch.PhaseWriting {
-			failpoint("writing")
-		}
-		if progress != nil {
-			progress(p)
-		}
-	}))
-	res, err := gitfetch.Fetch(ctx, url, ref, st.dir, opts...)
-	if err != nil {
-		st.discard()
 		return nil, err
 	}
 	failpoint("fetched")
 	report(progress, PhaseValidating)
-	pkg, err := manifest.Load(st.dir)
+	pkg, err := manifest.Load(f.st.dir)
 	if err != nil {
-		st.discard()
+		f.st.discard()
 		return nil, err
 	}
-	body, err := encodePackage(pkg, st.dir)
+	pkg.Diagnostics = append(f.notes, pkg.Diagnostics...)
+	body, err := encodePackage(pkg, f.st.dir)
 	if err != nil {
-		st.discard()
+		f.st.discard()
 		return nil, err
 	}
 	failpoint("validated")
-	return &staged{st: st, commit: res.Commit, pkg: pkg, record: storage.ExtensionVersion{
-		ExtensionID: pkg.Manifest.Name, Commit: res.Commit, Version: pkg.Manifest.Version,
+	return &staged{st: f.st, commit: f.commit, pkg: pkg, from: f.from, record: storage.ExtensionVersion{
+		ExtensionID: pkg.Manifest.Name, Commit: f.commit, Version: pkg.Manifest.Version,
 		DisplayName: displayName(pkg.Manifest), HooksHash: manifest.HooksHash(runnableHooks(pkg)), Package: body}}, nil
 }
 
@@ -109,10 +98,18 @@ func (m *Manager) moveIntoStore(s *staged, referenced bool) error {
 
 // Install fetches url at ref (branch, tag or commit; "" = default
 // branch), validates it and registers it disabled. The registry insert is
-// the commit point.
+// the commit point. A marketplace is a *MarketplaceError: see
+// InstallFrom.
 func (m *Manager) Install(ctx context.Context, url, ref string, progress func(Progress)) (Info, error) {
-	url = strings.TrimSpace(url)
-	s, err := m.fetchAndValidate(ctx, url, strings.TrimSpace(ref), progress)
+	return m.InstallFrom(ctx, Source{URL: url, Ref: ref}, progress)
+}
+
+// InstallFrom installs src: a plugin repository, or one plugin of a
+// marketplace repository.
+func (m *Manager) InstallFrom(ctx context.Context, src Source, progress func(Progress)) (Info, error) {
+	url, ref := strings.TrimSpace(src.URL), strings.TrimSpace(src.Ref)
+	src = Source{URL: url, Ref: ref, Plugin: strings.TrimSpace(src.Plugin)}
+	s, err := m.fetchAndValidate(ctx, src, progress)
 	if err != nil {
 		return Info{}, fmt.Errorf("install: %w", err) // fetch errors name the URL or host
 	}
@@ -128,7 +125,8 @@ func (m *Manager) Install(ctx context.Context, url, ref string, progress func(Pr
 			return err
 		}
 		failpoint("before-flip")
-		err := m.db.InstallExtension(context.WithoutCancel(ctx), storage.Extension{ID: id, SourceURL: url, RequestedRef: ref}, s.record)
+		err := m.db.InstallExtension(context.WithoutCancel(ctx), storage.Extension{ID: id, SourceURL: url, RequestedRef: ref,
+			Plugin: src.Plugin, PluginSource: sourceRecord(s.from)}, s.record)
 		if err != nil {
 			os.RemoveAll(m.store.versionDir(id, s.commit))
 			if errors.Is(err, storage.ErrExists) {
@@ -170,20 +168,27 @@ func (m *Manager) Update(ctx context.Context, id, ref string, progress func(Prog
 		ref = e.RequestedRef
 	}
 	report(progress, gitfetch.PhaseConnecting)
-	commit, err := gitfetch.Resolve(ctx, e.SourceURL, ref, m.fetch...)
-	if err == nil && commit == e.ActiveCommit {
-		info, err := m.Show(ctx, id)
-		return UpdateResult{Info: info, UpToDate: true, OldCommit: commit, NewCommit: commit}, err
+	// A marketplace plugin's commit may be another repository's: only
+	// the download tells whether it changed.
+	if e.Plugin == "" {
+		commit, err := gitfetch.Resolve(ctx, e.SourceURL, ref, m.fetch...)
+		if err == nil && commit == e.ActiveCommit {
+			info, err := m.Show(ctx, id)
+			return UpdateResult{Info: info, UpToDate: true, OldCommit: commit, NewCommit: commit}, err
+		}
+		if err != nil && !needsDownloadToResolve(err) {
+			return UpdateResult{}, fmt.Errorf("update %s: %w", id, err)
+		}
 	}
-	if err != nil && !needsDownloadToResolve(err) {
-		return UpdateResult{}, fmt.Errorf("update %s: %w", id, err)
-	}
-	s, err := m.fetchAndValidate(ctx, e.SourceURL, ref, progress)
+	s, err := m.fetchAndValidate(ctx, Source{URL: e.SourceURL, Ref: ref, Plugin: e.Plugin}, progress)
 	if err != nil {
 		return UpdateResult{}, fmt.Errorf("update %s: %w", id, err)
 	}
 	if s.commit == e.ActiveCommit {
 		s.st.discard()
+		if err := m.followMovedEntry(ctx, e, s); err != nil {
+			return UpdateResult{}, fmt.Errorf("update %s: %w", id, err)
+		}
 		info, err := m.Show(ctx, id)
 		return UpdateResult{Info: info, UpToDate: true, OldCommit: s.commit, NewCommit: s.commit}, err
 	}
@@ -192,6 +197,24 @@ func (m *Manager) Update(ctx context.Context, id, ref string, progress func(Prog
 		return UpdateResult{}, fmt.Errorf("update %s: the new version is named %q; uninstall %s and install it instead", id, s.record.ExtensionID, id)
 	}
 	return m.activateUpdate(ctx, e, ref, s, progress)
+}
+
+// followMovedEntry records a marketplace entry that now points to another
+// repository, even one serving the very same commit: the user trusted
+// the old repository, so an enabled extension goes back to review.
+func (m *Manager) followMovedEntry(ctx context.Context, e storage.Extension, s *staged) error {
+	reason, moved := movedRepository(e.PluginSource, s.from)
+	if !moved {
+		return nil
+	}
+	_, _, err := m.db.UpdateExtension(context.WithoutCancel(ctx), e.ID, nil, func(row *storage.Extension) error {
+		row.PluginSource = sourceRecord(s.from)
+		if row.Enabled {
+			row.ReviewReason = reason
+		}
+		return nil
+	})
+	return err
 }
 
 // needsDownloadToResolve: a short commit that is not a branch or tag tip
@@ -213,6 +236,10 @@ func (m *Manager) activateUpdate(ctx context.Context, e storage.Extension, ref s
 			row.PreviousCommit, row.ActiveCommit, row.RequestedRef = row.ActiveCommit, s.commit, ref
 			row.LastError = ""
 			reviewIfChanged(row, s.record.HooksHash, len(runnableHooks(s.pkg)) > 0, "the update changed its hook commands")
+			if reason, moved := movedRepository(row.PluginSource, s.from); moved && row.Enabled {
+				row.ReviewReason = reason
+			}
+			row.PluginSource = sourceRecord(s.from)
 			return nil
 		})
 		if err == nil {

@@ -21,6 +21,11 @@ type Extension struct {
 	InstallOrder   int
 	SourceURL      string
 	RequestedRef   string
+	// Plugin names the marketplace entry the extension was installed
+	// from (SourceURL is then the marketplace); PluginSource is where
+	// that entry pointed (marketplace.Source as JSON).
+	Plugin       string
+	PluginSource string
 	ActiveCommit   string
 	PreviousCommit string
 	Enabled        bool
@@ -57,13 +62,13 @@ type HookRun struct {
 }
 
 const extensionColumns = `id, install_order, source_url, requested_ref, active_commit, previous_commit,
-	enabled, trusted_hash, review_reason, last_error, installed_at, updated_at`
+	enabled, trusted_hash, review_reason, last_error, installed_at, updated_at, plugin, plugin_source`
 
 func scanExtension(row interface{ Scan(...any) error }) (Extension, error) {
 	var e Extension
 	var installed, updated int64
 	err := row.Scan(&e.ID, &e.InstallOrder, &e.SourceURL, &e.RequestedRef, &e.ActiveCommit, &e.PreviousCommit,
-		&e.Enabled, &e.TrustedHash, &e.ReviewReason, &e.LastError, &installed, &updated)
+		&e.Enabled, &e.TrustedHash, &e.ReviewReason, &e.LastError, &installed, &updated, &e.Plugin, &e.PluginSource)
 	e.InstalledAt, e.UpdatedAt = fromMillis(installed), fromMillis(updated)
 	return e, err
 }
@@ -139,9 +144,9 @@ func (db *DB) InstallExtension(ctx context.Context, e Extension, v ExtensionVers
 		t := now()
 		if _, err := tx.ExecContext(ctx, `
 			INSERT INTO extensions(id, install_order, source_url, requested_ref, active_commit, previous_commit,
-				enabled, trusted_hash, review_reason, last_error, installed_at, updated_at)
-			VALUES(?, (SELECT COALESCE(MAX(install_order), 0) + 1 FROM extensions), ?, ?, ?, '', 0, '', '', '', ?, ?)`,
-			e.ID, e.SourceURL, e.RequestedRef, v.Commit, t, t); err != nil {
+				enabled, trusted_hash, review_reason, last_error, installed_at, updated_at, plugin, plugin_source)
+			VALUES(?, (SELECT COALESCE(MAX(install_order), 0) + 1 FROM extensions), ?, ?, ?, '', 0, '', '', '', ?, ?, ?, ?)`,
+			e.ID, e.SourceURL, e.RequestedRef, v.Commit, t, t, e.Plugin, e.PluginSource); err != nil {
 			return fmt.Errorf("register extension %s: %w", e.ID, err)
 		}
 		return putVersion(ctx, tx, v)
@@ -197,10 +202,10 @@ func (db *DB) UpdateExtension(ctx context.Context, id string, newVersion *Extens
 func writeExtension(ctx context.Context, tx *sql.Tx, e Extension) error {
 	_, err := tx.ExecContext(ctx, `
 		UPDATE extensions SET requested_ref = ?, active_commit = ?, previous_commit = ?, enabled = ?,
-			trusted_hash = ?, review_reason = ?, last_error = ?, updated_at = ?
+			trusted_hash = ?, review_reason = ?, last_error = ?, updated_at = ?, plugin_source = ?
 		WHERE id = ?`,
 		e.RequestedRef, e.ActiveCommit, e.PreviousCommit, e.Enabled, e.TrustedHash, e.ReviewReason, e.LastError,
-		e.UpdatedAt.UnixMilli(), e.ID)
+		e.UpdatedAt.UnixMilli(), e.PluginSource, e.ID)
 	if err != nil {
 		return fmt.Errorf("update extension %s: %w", e.ID, err)
 	}
