@@ -12,12 +12,15 @@ type cmdArgs struct {
 	pos   []string
 	vals  map[string]string
 	bools map[string]bool
+	// all holds every value of a valued flag, for the repeatable ones
+	// (`--plugin a --plugin b`); vals keeps the last.
+	all map[string][]string
 }
 
 // parseArgs reads args; valued lists the flags that take a value, bools
 // those that do not. "--" ends the flags.
 func parseArgs(args []string, valued, bools []string) (cmdArgs, error) {
-	a := cmdArgs{vals: map[string]string{}, bools: map[string]bool{}}
+	a := cmdArgs{vals: map[string]string{}, bools: map[string]bool{}, all: map[string][]string{}}
 	isValued := set(valued)
 	isBool := set(bools)
 	for i := 0; i < len(args); i++ {
@@ -35,18 +38,23 @@ func parseArgs(args []string, valued, bools []string) (cmdArgs, error) {
 		case isBool[name] && !hasValue:
 			a.bools[name] = true
 		case isValued[name] && hasValue:
-			a.vals[name] = value
+			a.set(name, value)
 		case isValued[name]:
 			if i+1 >= len(args) {
 				return a, fmt.Errorf("--%s needs a value", name)
 			}
 			i++
-			a.vals[name] = args[i]
+			a.set(name, args[i])
 		default:
 			return a, fmt.Errorf("unknown flag %s", arg)
 		}
 	}
 	return a, nil
+}
+
+func (a cmdArgs) set(name, value string) {
+	a.vals[name] = value
+	a.all[name] = append(a.all[name], value)
 }
 
 func set(names []string) map[string]bool {

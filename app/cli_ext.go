@@ -38,17 +38,28 @@ func cmdExt(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	defer c.close()
 	x := &extCLI{m: c.exts, in: bufio.NewReader(stdin), out: stdout, errOut: stderr}
 	if err := x.dispatch(ctx, args[0], args[1:]); err != nil {
+		var usage usageError
+		if errors.As(err, &usage) {
+			fmt.Fprintln(stderr, "agentdesk:", err)
+			return 2
+		}
 		return fail(stderr, err)
 	}
 	return 0
 }
+
+// usageError ends a command with exit status 2: the command line must
+// say more (e.g. which plugins of a marketplace to install).
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
 
 func (x *extCLI) dispatch(ctx context.Context, sub string, rest []string) error {
 	cmds := map[string]struct {
 		valued, bools []string
 		run           func(context.Context, cmdArgs) error
 	}{
-		"install":   {[]string{"ref"}, nil, x.install},
+		"install":   {[]string{"ref", "plugin"}, nil, x.install},
 		"list":      {nil, []string{"json"}, x.list},
 		"show":      {nil, []string{"json"}, x.show},
 		"enable":    {nil, []string{"yes"}, x.enable},
@@ -85,8 +96,26 @@ func (x *extCLI) install(ctx context.Context, a cmdArgs) error {
 	if err != nil {
 		return err
 	}
-	info, err := x.m.Install(ctx, url, a.vals["ref"], x.progress)
+	plugins := a.all["plugin"]
+	if len(plugins) == 0 {
+		plugins = []string{""}
+	}
+	for _, plugin := range plugins {
+		if err := x.installOne(ctx, extensions.Source{URL: url, Ref: a.vals["ref"], Plugin: plugin}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (x *extCLI) installOne(ctx context.Context, src extensions.Source) error {
+	info, err := x.m.InstallFrom(ctx, src, x.progress)
 	x.endProgress()
+	var mkt *extensions.MarketplaceError
+	if errors.As(err, &mkt) {
+		x.printMarketplace(mkt)
+		return usageError{fmt.Sprintf("%s is a marketplace: name the plugins to install with --plugin NAME (repeatable)", src.URL)}
+	}
 	if err != nil {
 		return err
 	}
@@ -94,6 +123,20 @@ func (x *extCLI) install(ctx context.Context, a cmdArgs) error {
 	x.printDiagnostics(info)
 	fmt.Fprintf(x.out, "review and enable it with: agentdesk ext enable %s\n", info.ID)
 	return nil
+}
+
+// printMarketplace lists a marketplace's plugins, as the pane does.
+func (x *extCLI) printMarketplace(e *extensions.MarketplaceError) {
+	w := tabwriter.NewWriter(x.out, 2, 4, 2, ' ', 0)
+	fmt.Fprintf(w, "PLUGIN\tVERSION\tDESCRIPTION\n")
+	for _, p := range e.Marketplace.Plugins {
+		desc := p.Description
+		if p.Unsupported != "" {
+			desc = "(cannot be installed: " + p.Unsupported + ")"
+		}
+		fmt.Fprintf(w, "%s\t%s\t%s\n", p.Name, orDash(p.Version), firstLine(desc))
+	}
+	w.Flush()
 }
 
 func (x *extCLI) list(ctx context.Context, a cmdArgs) error {

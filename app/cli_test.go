@@ -284,3 +284,34 @@ func TestRunReportsTruncatedAndFailedAnswers(t *testing.T) {
 		t.Fatalf("finish_reason error: exit %d\nstderr %s", code, errOut)
 	}
 }
+
+func TestExtInstallFromAMarketplace(t *testing.T) {
+	market := gittest.NewRepo(t)
+	files := map[string]gittest.File{
+		".claude-plugin/marketplace.json": {Body: `{"name":"tools","plugins":[
+			{"name":"fixture","description":"The fixture plugin","version":"1.0.0","source":"./plugins/fixture"},
+			{"name":"other","description":"Another one","source":"./plugins/other"}]}`},
+	}
+	for name, f := range fixture(t) {
+		files["plugins/fixture/"+name] = f
+	}
+	files["plugins/other/.claude-plugin/plugin.json"] = gittest.File{Body: `{"name":"other","version":"0.1.0"}`}
+	market.Commit(t, "main", "m", files)
+	market.SetHEAD(t, "main")
+	srv := gittest.Serve(t, map[string]*gittest.Repo{"market": market})
+	c := newCLI(t, "SSL_CERT_FILE="+srv.CAFile)
+	url := srv.URL + "/market.git"
+
+	out, errOut, code := c.run("", "ext", "install", url)
+	if code != 2 || !strings.Contains(out, "fixture") || !strings.Contains(out, "The fixture plugin") || !strings.Contains(out, "other") ||
+		strings.Count(strings.TrimSpace(errOut), "\n") != 0 || !strings.Contains(errOut, "--plugin NAME") {
+		t.Fatalf("install of a marketplace without --plugin: exit %d\nstdout %s\nstderr %s", code, out, errOut)
+	}
+	out = c.ok("ext", "install", url, "--plugin", "fixture", "--plugin", "other")
+	if !strings.Contains(out, "installed fixture 1.0.0") || !strings.Contains(out, "installed other 0.1.0") {
+		t.Fatalf("install --plugin ×2:\n%s", out)
+	}
+	if info := c.show("fixture"); info.Plugin != "fixture" || info.SourceURL != url || info.PluginSource != "./plugins/fixture" {
+		t.Fatalf("ext show: %+v", info)
+	}
+}

@@ -28,7 +28,7 @@ Usage:
                                  run one prompt (or /compact, /ralph …) headless
   agentdesk sessions [--project DIR] [--json]
                                  list a project's sessions
-  agentdesk ext install URL [--ref REF]
+  agentdesk ext install URL [--ref REF] [--plugin NAME]...
   agentdesk ext list [--json]
   agentdesk ext show ID [--json]
   agentdesk ext enable ID [--yes]
