@@ -39,6 +39,7 @@ type extensionsPane struct {
 	state   map[string]*cardState
 	skills  map[string]string   // skill name → source that wins, for conflict markers
 	onTrust func(dialog.Dialog) // tests observe the trust dialog
+	picker  dialog.Dialog       // the open marketplace picker, for tests
 }
 
 // cardState is what a card shows besides the extension's Info.
@@ -137,14 +138,28 @@ func (p *extensionsPane) onInstall() {
 		p.urlHint.Show()
 		return
 	}
+	p.startInstall([]extensions.Source{{URL: raw, Ref: ref}})
+}
+
+// startInstall installs srcs one after the other off the UI goroutine,
+// with progress and Cancel.
+func (p *extensionsPane) startInstall(srcs []extensions.Source) {
 	ctx, cancel := context.WithCancel(p.u.ctx)
 	p.cancel = cancel
 	p.setInstalling(true)
 	p.showInstallMessage("", false)
 	progress := func(pr extensions.Progress) { p.u.d.Do(func() { p.showProgress(pr) }) }
 	p.u.goWork(func() {
-		info, err := p.u.d.Extensions.Install(ctx, raw, ref, progress)
-		p.u.d.Do(func() { p.installed(info, err, ctx.Err() != nil) })
+		var done []extensions.Info
+		var err error
+		for _, src := range srcs {
+			var info extensions.Info
+			if info, err = p.u.d.Extensions.InstallFrom(ctx, src, progress); err != nil {
+				break
+			}
+			done = append(done, info)
+		}
+		p.u.d.Do(func() { p.installed(done, srcs[0], err, ctx.Err() != nil) })
 	})
 }
 
@@ -186,20 +201,39 @@ func (p *extensionsPane) showProgress(pr extensions.Progress) {
 	p.phase.SetText(text)
 }
 
-func (p *extensionsPane) installed(info extensions.Info, err error, cancelled bool) {
+func (p *extensionsPane) installed(done []extensions.Info, src extensions.Source, err error, cancelled bool) {
 	p.setInstalling(false)
+	var mkt *extensions.MarketplaceError
+	for _, info := range done {
+		p.state[info.ID] = &cardState{open: true}
+	}
 	switch {
-	case cancelled:
+	case cancelled && len(done) == 0:
 		p.showInstallMessage("Install cancelled; nothing was installed.", false)
+	case cancelled:
+		p.showInstallMessage(installedText(done)+"The rest was cancelled.", false)
+	case errors.As(err, &mkt):
+		p.pickPlugins(mkt, src.Ref)
 	case err != nil:
-		p.showInstallMessage(sentence(err), true)
+		p.showInstallMessage(installedText(done)+sentence(err), true)
 	default:
 		p.url.SetText("")
 		p.ref.SetText("")
-		p.showInstallMessage(fmt.Sprintf("Installed %s %s. It is disabled: review its hooks and enable it below.", info.Name, info.Version), false)
-		p.state[info.ID] = &cardState{open: true}
+		p.showInstallMessage(installedText(done)+"Disabled until you review its hooks and enable it below.", false)
 	}
 	p.reload()
+}
+
+// installedText names what an install added, if anything.
+func installedText(done []extensions.Info) string {
+	var names []string
+	for _, info := range done {
+		names = append(names, strings.TrimSpace(info.Name+" "+info.Version))
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	return "Installed " + strings.Join(names, ", ") + ". "
 }
 
 // checkOutcome is one extension's check for updates.

@@ -1,0 +1,54 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/agentdesk/agentdesk/extensions/gittest"
+)
+
+func TestPaneListsAMarketplacesPluginsAndInstallsThePickedOne(t *testing.T) {
+	market := gittest.NewRepo(t)
+	files := map[string]gittest.File{
+		".claude-plugin/marketplace.json": {Body: `{"name":"team-tools","plugins":[
+			{"name":"demo","description":"Demo extension","version":"1.2.0","source":"./plugins/demo"},
+			{"name":"lint","description":"Lint on save","source":"./plugins/lint"},
+			{"name":"from-npm","source":{"source":"npm","package":"x"}}]}`},
+		"plugins/lint/.claude-plugin/plugin.json": {Body: `{"name":"lint","version":"0.3.0"}`},
+	}
+	for name, f := range demoPlugin("5") {
+		files["plugins/demo/"+name] = f
+	}
+	market.Commit(t, "main", "m", files)
+	market.SetHEAD(t, "main")
+	p := newPaneEnv(t, map[string]*gittest.Repo{"market": market}, nil)
+	p.install(p.server.URL + "/market.git")
+	p.loop.waitFor(t, "the plugin picker", func() bool { return p.pane.picker != nil })
+
+	text := allText(p.win.Canvas().Overlays().Top())
+	for _, want := range []string{"team-tools", "demo 1.2.0", "Demo extension", "lint", "Lint on save", "from-npm", "Cannot be installed"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the picker lacks %q:\n%s", want, text)
+		}
+	}
+	overlay := p.win.Canvas().Overlays().Top()
+	walk(overlay, func(o fyne.CanvasObject) {
+		if c, ok := o.(*widget.Check); ok {
+			if c.Text == "from-npm" && !c.Disabled() {
+				t.Error("an npm entry must not be pickable")
+			}
+			if c.Text == "demo 1.2.0" {
+				test.Tap(c)
+			}
+		}
+	})
+	test.Tap(findButton(overlay, "Install"))
+	p.waitText("Installed Demo 1.2.0")
+	if got := p.text(); strings.Contains(got, "lint 0.3.0") {
+		t.Errorf("an unpicked plugin was installed:\n%s", got)
+	}
+}
