@@ -43,7 +43,18 @@ func discoverOne(dir, source string) ([]Skill, []string, error) {
 		return nil, []string{skipNote(err)}, nil
 	}
 	s.Source = source
-	return []Skill{s}, nil, nil
+	return []Skill{s}, truncatedNotes([]Skill{s}), nil
+}
+
+// truncatedNotes says which skills had their description cut.
+func truncatedNotes(list []Skill) []string {
+	var notes []string
+	for _, s := range list {
+		if s.Truncated {
+			notes = append(notes, fmt.Sprintf("skill %q: description longer than %d characters, truncated", s.Name, MaxDescriptionLen))
+		}
+	}
+	return notes
 }
 
 func discoverChildren(root, source string) ([]Skill, []string, error) {
@@ -71,7 +82,7 @@ func discoverChildren(root, source string) ([]Skill, []string, error) {
 		found = append(found, s)
 	}
 	sortSkills(found)
-	return found, notes, nil
+	return found, append(notes, truncatedNotes(found)...), nil
 }
 
 func skipNote(err error) string { return "skipped skill: " + err.Error() }

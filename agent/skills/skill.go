@@ -39,6 +39,9 @@ type Skill struct {
 	Description string
 	Dir         string // absolute folder holding SKILL.md
 	Source      string // "user", "project", "extension ponytail", … set by the caller
+	// Truncated: the description was longer than MaxDescriptionLen and
+	// was cut (Discover notes it).
+	Truncated bool `json:",omitempty"`
 }
 
 // File is the path of the skill's SKILL.md.
@@ -99,13 +102,47 @@ func parse(data []byte) (Skill, error) {
 	}
 	var fm frontMatter
 	if err := yaml.Unmarshal(header, &fm); err != nil {
-		return Skill{}, fmt.Errorf("front matter: %w", err)
+		// Claude Code reads "description: Use when: …" as text, though
+		// strict YAML refuses a plain scalar containing ": ".
+		lenient, ok := plainFrontMatter(header)
+		if !ok {
+			return Skill{}, fmt.Errorf("front matter: %w", err)
+		}
+		fm = lenient
 	}
 	s := Skill{Name: strings.TrimSpace(fm.Name), Description: strings.TrimSpace(fm.Description)}
+	if utf8.RuneCountInString(s.Description) > MaxDescriptionLen {
+		s.Description = string([]rune(s.Description)[:MaxDescriptionLen-1]) + "…"
+		s.Truncated = true
+	}
 	if err := validate(s); err != nil {
 		return Skill{}, err
 	}
 	return s, nil
+}
+
+// plainFrontMatter reads name and description as "key: rest of the line"
+// pairs, the way Claude Code treats front matter that is not strict YAML;
+// surrounding quotes are removed.
+func plainFrontMatter(header []byte) (frontMatter, bool) {
+	var fm frontMatter
+	for _, line := range strings.Split(string(header), "\n") {
+		key, value, ok := strings.Cut(line, ":")
+		if !ok || strings.TrimSpace(key) != key {
+			continue
+		}
+		value = strings.TrimSpace(value)
+		if len(value) >= 2 && (value[0] == '"' || value[0] == '\'') && value[len(value)-1] == value[0] {
+			value = value[1 : len(value)-1]
+		}
+		switch key {
+		case "name":
+			fm.Name = value
+		case "description":
+			fm.Description = value
+		}
+	}
+	return fm, fm.Name != "" && fm.Description != ""
 }
 
 var errNoFrontMatter = errors.New("no front matter: SKILL.md must start with a '---' line, then name and description, then '---'")

@@ -42,8 +42,6 @@ func TestParseFile(t *testing.T) {
 		{name: "missing name", content: "---\ndescription: d\n---\n", wantErr: "no name"},
 		{name: "missing description", content: "---\nname: n\n---\n", wantErr: `skill "n": front matter has no description`},
 		{name: "name too long", content: "---\nname: " + long + "\ndescription: d\n---\n", wantErr: "name is longer than 64"},
-		{name: "description too long", content: "---\nname: n\ndescription: " + strings.Repeat("é", MaxDescriptionLen+1) + "\n---\n",
-			wantErr: "description is longer than 1024"},
 		{name: "no front matter", content: "# Just markdown\n", wantErr: "no front matter"},
 		{name: "empty file", content: "", wantErr: "no front matter"},
 		{name: "not closed", content: "---\nname: n\ndescription: d\n", wantErr: "not closed"},
@@ -107,4 +105,22 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("parse accepted an invalid skill: %+v", s)
 		}
 	})
+}
+
+func TestFrontMatterAsLenientAsClaudeCode(t *testing.T) {
+	for name, tt := range map[string]struct {
+		body, wantDesc string
+		truncated      bool
+	}{
+		"a plain scalar containing ': '": {"---\nname: tdd\ndescription: Use when: writing tests first\n---\n", "Use when: writing tests first", false},
+		"quoted after a colon":           {"---\nname: tdd\ndescription: \"Note: quoted\"\nlicense: MIT\n---\n", "Note: quoted", false},
+		"over 1024 characters":           {"---\nname: long\ndescription: " + strings.Repeat("a", 2000) + "\n---\n", strings.Repeat("a", MaxDescriptionLen-1) + "…", true},
+	} {
+		t.Run(name, func(t *testing.T) {
+			s, err := parse([]byte(tt.body))
+			if err != nil || s.Description != tt.wantDesc || s.Truncated != tt.truncated {
+				t.Fatalf("parse = %+v, %v; want description %.40q… truncated=%v", s, err, tt.wantDesc, tt.truncated)
+			}
+		})
+	}
 }
