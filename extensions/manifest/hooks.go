@@ -2,8 +2,10 @@ package manifest
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
+	"path/filepath"
 	"slices"
 	"strings"
 )
@@ -18,7 +20,7 @@ const (
 
 var dispatchedEvents = []string{EventSessionStart, EventUserPromptSubmit, EventSubagentStart}
 
-// defaultHooksFile is used when the manifest has no "hooks" field.
+// defaultHooksFile is read besides the manifest's "hooks" field.
 const defaultHooksFile = "hooks/hooks.json"
 
 // maxTimeoutSeconds only guards the int conversion of absurd values; the
@@ -69,31 +71,58 @@ type matcherGroup struct {
 	Hooks   []json.RawMessage `json:"hooks"`
 }
 
-// loadHooks reads the hooks from a file the manifest names, from the
-// manifest itself, or from hooks/hooks.json when the field is absent.
+// loadHooks reads hooks/hooks.json and adds the hooks the manifest
+// declares (a path, a list of paths, or inline), as Claude Code does; a
+// file named twice is read once and an identical hook kept once. In a
+// Codex-only plugin the manifest's field replaces the default file, and an
+// empty one ({}) means no hooks.
 func (l *loader) loadHooks(manifestPath string, raw json.RawMessage) error {
+	read := map[string]bool{}
+	if !(l.codexOnly && !isNull(raw)) && l.root.exists(defaultHooksFile) {
+		if err := l.loadHooksFile(defaultHooksFile); err != nil {
+			return err
+		}
+		read[filepath.Clean(defaultHooksFile)] = true
+	}
+	err := l.loadManifestHooks(raw, read)
+	if err != nil && l.fromCodex["hooks"] {
+		l.note("ignored \"hooks\" of %s: %v", codexManifest, err)
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w", manifestPath, err)
+	}
+	return nil
+}
+
+func (l *loader) loadManifestHooks(raw json.RawMessage, read map[string]bool) error {
 	switch kind(raw) {
 	case 0, 'n':
-		if !l.root.exists(defaultHooksFile) {
-			return nil
-		}
-		return l.loadHooksFile(defaultHooksFile)
-	case '"':
-		var path string
-		if err := json.Unmarshal(raw, &path); err != nil {
-			return fmt.Errorf("%s: hooks: %w", manifestPath, err)
-		}
-		if err := l.loadHooksFile(path); err != nil {
-			return fmt.Errorf("%s: hooks file %w", manifestPath, err)
-		}
 		return nil
 	case '{':
 		if err := l.parseHooksConfig(raw); err != nil {
-			return fmt.Errorf("%s: hooks: %w", manifestPath, err)
+			return fmt.Errorf("hooks: %w", err)
 		}
 		return nil
 	}
-	return fmt.Errorf(`%s: "hooks" must be a path or an object`, manifestPath)
+	var paths []string
+	var one string
+	if json.Unmarshal(raw, &one) == nil {
+		paths = []string{one}
+	} else if err := json.Unmarshal(raw, &paths); err != nil {
+		return errors.New(`"hooks" must be a path, a list of paths or an object`)
+	}
+	for _, p := range paths {
+		if clean, err := cleanRelative(p); err == nil && read[clean] {
+			continue
+		} else if err == nil {
+			read[clean] = true
+		}
+		if err := l.loadHooksFile(p); err != nil {
+			return fmt.Errorf("hooks file %w", err)
+		}
+	}
+	return nil
 }
 
 func (l *loader) loadHooksFile(rel string) error {
@@ -218,6 +247,9 @@ func (l *loader) addHook(event, matcher, where string, h handler) error {
 	}
 	if hook.Inactive != "" {
 		l.note("%s hook %s is inactive: %s", event, displayCommand(hook), hook.Inactive)
+	}
+	if slices.ContainsFunc(l.pkg.Hooks, func(h Hook) bool { return h.Key() == hook.Key() && h.Matcher == hook.Matcher }) {
+		return nil // the same hook from hooks/hooks.json and the manifest runs once
 	}
 	l.pkg.Hooks = append(l.pkg.Hooks, hook)
 	return nil

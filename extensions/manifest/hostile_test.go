@@ -21,7 +21,7 @@ func TestLoadRejects(t *testing.T) {
 		want  []string                                 // substrings of the error
 	}{
 		{name: "no manifest", files: map[string]string{"README.md": "x"},
-			want: []string{"no plugin manifest (.codex-plugin/plugin.json or .claude-plugin/plugin.json)"}},
+			want: []string{"no plugin manifest (.claude-plugin/plugin.json or .codex-plugin/plugin.json)"}},
 		{name: "manifest over 256 KiB",
 			files: map[string]string{manifest: `{"name": "x", "pad": "` + strings.Repeat("a", MaxManifestBytes) + `"}`},
 			want:  []string{manifest, "larger than 256 KiB"}},
@@ -90,7 +90,7 @@ func TestLoadRejects(t *testing.T) {
 		{name: "hooks file too big", files: map[string]string{manifest: `{"name": "x"}`, "hooks/hooks.json": strings.Repeat(" ", MaxHooksFileBytes+1)},
 			want: []string{"hooks/hooks.json is larger than 1 MiB"}},
 		{name: "hooks wrong type", files: map[string]string{manifest: `{"name": "x", "hooks": 5}`},
-			want: []string{`"hooks" must be a path or an object`}},
+			want: []string{`"hooks" must be a path, a list of paths or an object`}},
 		{name: "script outside the root", files: map[string]string{manifest: hookManifest("node ${CLAUDE_PLUGIN_ROOT}/../x")},
 			want: []string{"SessionStart[0].hooks[0]", "command names ${CLAUDE_PLUGIN_ROOT}/../x", "../x contains a '..' component"}},
 		{name: "script symlinked outside", files: map[string]string{manifest: hookManifest("node ${CLAUDE_PLUGIN_ROOT}/hooks/x.js")},

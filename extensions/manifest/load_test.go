@@ -3,6 +3,7 @@ package manifest
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -49,7 +50,8 @@ func ponytailTree(t *testing.T) string {
   "hooks": "./hooks/claude-codex-hooks.json",
   "interface": {"displayName": "Ponytail", "shortDescription": "Lazy senior developer mode", "brandColor": "#111111"}
 }`,
-		".claude-plugin/plugin.json": `{"name": "ponytail-claude", "hooks": "./hooks/claude-codex-hooks.json"}`,
+		".claude-plugin/plugin.json": `{"name": "ponytail", "version": "4.8.4", "description": "Minimal solutions mode.",
+  "author": {"name": "Example Author", "url": "https://example.invalid/author"}, "hooks": "./hooks/claude-codex-hooks.json"}`,
 		"hooks/claude-codex-hooks.json": `{"hooks": {
   "SessionStart": [{"matcher": "startup|resume|clear|compact", "hooks": [` + h("ponytail-activate") + `]}],
   "SubagentStart": [{"hooks": [` + h("ponytail-subagent") + `]}],
@@ -68,15 +70,17 @@ func TestLoadPonytailShape(t *testing.T) {
 	pkg := mustLoad(t, root)
 
 	m := pkg.Manifest
-	if m.Name != "ponytail" || m.Version != "4.8.4" || m.Path != ".codex-plugin/plugin.json" ||
+	// Both manifests, as Ponytail ships them: the Claude one decides, the
+	// Codex one fills in what it lacks.
+	if m.Name != "ponytail" || m.Version != "4.8.4" || m.Path != ".claude-plugin/plugin.json" ||
 		m.DisplayName != "Ponytail" || m.ShortDescription != "Lazy senior developer mode" ||
 		m.Author != (Author{Name: "Example Author", URL: "https://example.invalid/author"}) ||
 		m.License != "MIT" || !slices.Equal(m.Keywords, []string{"yagni", "minimalism"}) ||
 		m.Repository != "https://example.invalid/ponytail.git" {
 		t.Errorf("manifest = %+v", m)
 	}
-	if len(pkg.Diagnostics) != 0 {
-		t.Errorf("diagnostics = %q", pkg.Diagnostics)
+	if want := []string{"read .claude-plugin/plugin.json; .codex-plugin/plugin.json supplied homepage, interface, keywords, license, repository, skills"}; !slices.Equal(pkg.Diagnostics, want) {
+		t.Errorf("diagnostics = %q, want %q", pkg.Diagnostics, want)
 	}
 	wantEvents := []string{EventSessionStart, EventSubagentStart, EventUserPromptSubmit}
 	if len(pkg.Hooks) != 3 {
@@ -172,10 +176,11 @@ func TestLoadClaudeLayoutInlineHooks(t *testing.T) {
 				pkg.Manifest.Author != (Author{"B", "b@example.invalid", "https://example.invalid"}) {
 				t.Errorf("manifest = %+v", pkg.Manifest)
 			}
-			if len(pkg.Hooks) != 1 {
-				t.Fatalf("hooks = %+v (the inline hooks must win over hooks/hooks.json)", pkg.Hooks)
+			// Claude Code loads hooks/hooks.json and adds the manifest's.
+			if len(pkg.Hooks) != 2 || pkg.Hooks[0].Event != EventSessionStart {
+				t.Fatalf("hooks = %+v (hooks/hooks.json first, then the inline hooks)", pkg.Hooks)
 			}
-			h := pkg.Hooks[0]
+			h := pkg.Hooks[1]
 			if h.Event != EventSubagentStart || h.Matcher != "ralph" || !h.IgnoreExit ||
 				!slices.Equal(h.Argv, []string{"node", "${CLAUDE_PLUGIN_ROOT}/sub.js"}) {
 				t.Errorf("hook = %+v", h)
@@ -329,4 +334,34 @@ func TestLoadReportsUnknownVariables(t *testing.T) {
 func quoteJSON(s string) string {
 	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`)
 	return `"` + r.Replace(s) + `"`
+}
+
+func TestLoadHooksDefaultPlusManifestDeduplicated(t *testing.T) {
+	hooksJSON := `{"hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "${CLAUDE_PLUGIN_ROOT}/start.sh"}]}]}}`
+	for name, tt := range map[string]struct {
+		files map[string]string
+		want  int
+	}{
+		"the manifest names the default file again": {map[string]string{
+			".claude-plugin/plugin.json": `{"name": "p", "hooks": "./hooks/hooks.json"}`, "hooks/hooks.json": hooksJSON}, 1},
+		"a list of files, one repeating the default's hook": {map[string]string{
+			".claude-plugin/plugin.json": `{"name": "p", "hooks": ["./hooks/extra.json", "./hooks/same.json"]}`,
+			"hooks/hooks.json":           hooksJSON, "hooks/same.json": hooksJSON,
+			"hooks/extra.json":           `{"UserPromptSubmit": [{"hooks": [{"type": "command", "command": "${CLAUDE_PLUGIN_ROOT}/start.sh"}]}]}`}, 2},
+		"codex-only: an empty hooks object means none": {map[string]string{
+			".codex-plugin/plugin.json": `{"name": "p", "hooks": {}}`, "hooks/hooks.json": hooksJSON}, 0},
+		"both manifests: an empty codex hooks hides nothing": {map[string]string{
+			".claude-plugin/plugin.json": `{"name": "p"}`, ".codex-plugin/plugin.json": `{"name": "p", "hooks": {}}`, "hooks/hooks.json": hooksJSON}, 1},
+		"both manifests: a broken codex hooks path is ignored": {map[string]string{
+			".claude-plugin/plugin.json": `{"name": "p"}`, ".codex-plugin/plugin.json": `{"name": "p", "hooks": "./missing.json"}`, "hooks/hooks.json": hooksJSON}, 1},
+	} {
+		t.Run(name, func(t *testing.T) {
+			tt.files["start.sh"] = "#!/bin/sh\necho hi\n"
+			root := writeTree(t, t.TempDir(), tt.files)
+			os.Chmod(filepath.Join(root, "start.sh"), 0o755)
+			if pkg := mustLoad(t, root); len(pkg.Hooks) != tt.want {
+				t.Fatalf("hooks = %+v, want %d", pkg.Hooks, tt.want)
+			}
+		})
+	}
 }

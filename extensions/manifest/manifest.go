@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -26,15 +27,23 @@ const (
 	MaxHooksFileBytes   = 1 << 20
 )
 
+// RulesVersion changes whenever what validation decides can run changes
+// (v2: shebang-less scripts run through /bin/sh, both manifests read,
+// default and manifest hooks added). Stored packages validated under an
+// older version are validated again at start; an enabled extension whose
+// runnable hooks changed goes back to review.
+const RulesVersion = 2
+
 // NamePattern is the rule for an extension's name, which is also its id.
 var NamePattern = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`)
 
-// manifestPaths are tried in order; the first that exists is the manifest.
-var manifestPaths = []string{".codex-plugin/plugin.json", ".claude-plugin/plugin.json"}
-
-// unsupportedCapabilities are manifest fields that would run code or
-// servers in other hosts. AgentDesk runs none of them and says so.
-var unsupportedCapabilities = []string{"agents", "apps", "commands", "lspServers", "mcpServers"}
+// The two manifests. When both exist the Claude one decides (its
+// semantics are the ones real plugins are written and tested against) and
+// the Codex one only fills in fields the Claude one lacks.
+const (
+	claudeManifest = ".claude-plugin/plugin.json"
+	codexManifest  = ".codex-plugin/plugin.json"
+)
 
 // Manifest holds the presentation fields of plugin.json.
 type Manifest struct {
@@ -58,6 +67,9 @@ type Author struct {
 
 // Package is a validated extension package.
 type Package struct {
+	// Rules is the RulesVersion the package was validated under: a
+	// package validated under older rules is validated again.
+	Rules       int
 	Manifest    Manifest
 	Hooks       []Hook         // manifest order, one per command handler of a dispatched event
 	Skills      []skills.Skill // validated; Source left empty; Dir absolute under the root
@@ -74,12 +86,12 @@ func Load(root string) (*Package, error) {
 	if err != nil {
 		return nil, err
 	}
-	path, data, err := readManifest(r)
+	l := &loader{root: r, pkg: &Package{Rules: RulesVersion}}
+	fields, path, err := l.readManifests()
 	if err != nil {
 		return nil, err
 	}
-	l := &loader{root: r, pkg: &Package{}}
-	if err := l.load(path, data); err != nil {
+	if err := l.load(path, fields); err != nil {
 		return nil, err
 	}
 	return l.pkg, nil
@@ -89,30 +101,22 @@ func Load(root string) (*Package, error) {
 type loader struct {
 	root pkgRoot
 	pkg  *Package
+	// fromCodex marks the fields the Codex manifest supplied beside a
+	// Claude one: a broken one is noted and ignored, never fatal.
+	fromCodex map[string]bool
+	codexOnly bool
 }
 
 func (l *loader) note(format string, args ...any) {
 	l.pkg.Diagnostics = append(l.pkg.Diagnostics, fmt.Sprintf(format, args...))
 }
 
-func (l *loader) load(path string, data []byte) error {
-	members, err := parseObject(data)
-	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	fields := map[string]json.RawMessage{}
-	for _, m := range members {
-		fields[m.key] = m.value
-	}
+func (l *loader) load(path string, fields map[string]json.RawMessage) error {
 	if err := l.readManifestFields(path, fields); err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	for _, capability := range unsupportedCapabilities {
-		if v, ok := fields[capability]; ok && !isNull(v) {
-			l.note("declares %s: not supported, ignored", capability)
-		}
-	}
-	if err := l.loadSkills(path, fields["skills"]); err != nil {
+	l.reportNotRun(fields)
+	if err := l.loadSkills(path, l.lenient("skills", fields)); err != nil {
 		return err
 	}
 	if err := l.loadHooks(path, fields["hooks"]); err != nil {
@@ -121,19 +125,95 @@ func (l *loader) load(path string, data []byte) error {
 	return l.stampHookFiles()
 }
 
-func readManifest(r pkgRoot) (string, []byte, error) {
-	for _, rel := range manifestPaths {
-		if !r.exists(rel) {
+// lenient returns a field, or null when the Codex manifest supplied a
+// path field that does not resolve: the Claude manifest's default then
+// applies, as in Claude Code.
+func (l *loader) lenient(key string, fields map[string]json.RawMessage) json.RawMessage {
+	raw := fields[key]
+	if !l.fromCodex[key] {
+		return raw
+	}
+	var path string
+	if json.Unmarshal(raw, &path) == nil && !l.root.exists(path) {
+		l.note("ignored %q of %s: %s does not exist", key, codexManifest, path)
+		return nil
+	}
+	return raw
+}
+
+// readManifests reads the Claude manifest, the Codex one, or both, and
+// returns the fields that apply and the manifest that decides.
+func (l *loader) readManifests() (map[string]json.RawMessage, string, error) {
+	claude, err := l.readFields(claudeManifest)
+	if err != nil {
+		return nil, "", err
+	}
+	codex, err := l.readFields(codexManifest)
+	if err != nil && claude == nil {
+		return nil, "", err
+	}
+	switch {
+	case claude == nil && codex == nil:
+		return nil, "", errors.New("no plugin manifest (.claude-plugin/plugin.json or .codex-plugin/plugin.json)")
+	case claude == nil:
+		l.codexOnly = true
+		return codex, codexManifest, nil
+	case err != nil:
+		l.note("ignored %s: %v", codexManifest, err)
+	}
+	l.fillFromCodex(claude, codex)
+	return claude, claudeManifest, nil
+}
+
+// fillFromCodex adds the Codex manifest's fields the Claude one lacks; an
+// empty Codex value ({}, [], "") never counts.
+func (l *loader) fillFromCodex(claude, codex map[string]json.RawMessage) {
+	l.fromCodex = map[string]bool{}
+	var supplied []string
+	for key, v := range codex {
+		if !isNull(claude[key]) || isEmptyJSON(v) {
 			continue
 		}
-		real, _, err := r.resolve(rel)
-		if err != nil {
-			return "", nil, fmt.Errorf("manifest: %w", err)
-		}
-		data, err := readRegular(real, rel, MaxManifestBytes)
-		return rel, data, err
+		claude[key] = v
+		l.fromCodex[key] = true
+		supplied = append(supplied, key)
 	}
-	return "", nil, errors.New("no plugin manifest (.codex-plugin/plugin.json or .claude-plugin/plugin.json)")
+	if len(supplied) > 0 {
+		slices.Sort(supplied)
+		l.note("read %s; %s supplied %s", claudeManifest, codexManifest, strings.Join(supplied, ", "))
+	}
+}
+
+// readFields reads one manifest's top-level fields; nil when it is absent.
+func (l *loader) readFields(rel string) (map[string]json.RawMessage, error) {
+	if !l.root.exists(rel) {
+		return nil, nil
+	}
+	real, _, err := l.root.resolve(rel)
+	if err != nil {
+		return nil, fmt.Errorf("manifest: %w", err)
+	}
+	data, err := readRegular(real, rel, MaxManifestBytes)
+	if err != nil {
+		return nil, err
+	}
+	members, err := parseObject(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", rel, err)
+	}
+	fields := map[string]json.RawMessage{}
+	for _, m := range members {
+		fields[m.key] = m.value
+	}
+	return fields, nil
+}
+
+func isEmptyJSON(v json.RawMessage) bool {
+	switch strings.Join(strings.Fields(string(v)), "") {
+	case "", "null", "{}", "[]", `""`:
+		return true
+	}
+	return false
 }
 
 func (l *loader) readManifestFields(path string, fields map[string]json.RawMessage) error {

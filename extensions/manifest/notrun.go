@@ -1,0 +1,139 @@
+package manifest
+
+import (
+	"encoding/json"
+	"fmt"
+	"io/fs"
+
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// notRun is an executable capability AgentDesk does not run: the manifest
+// field that declares it and the folder or file that declares it by
+// convention. Each one present must be reported, never look active.
+type notRun struct {
+	field, convention, what string
+	// count counts what the convention file or folder declares.
+	count func(r pkgRoot, rel string) []string
+}
+
+var notRunCapabilities = []notRun{
+	{"commands", "commands", "slash commands", markdownFiles},
+	{"agents", "agents", "subagents", markdownFiles},
+	{"mcpServers", ".mcp.json", "MCP servers", jsonKeys("mcpServers")},
+	{"lspServers", ".lsp.json", "LSP servers", jsonKeys("")},
+	{"outputStyles", "output-styles", "output styles", markdownFiles},
+	{"apps", "", "apps", nil},
+	{"userConfig", "", "user settings", nil},
+}
+
+// reportNotRun notes, with counts and names, every capability the package
+// declares that AgentDesk does not run: in the manifest or by folder
+// convention. (Dynamic tool registration, servers and subagents are out of
+// scope: hooks and skills are what AgentDesk runs.)
+func (l *loader) reportNotRun(fields map[string]json.RawMessage) {
+	for _, c := range notRunCapabilities {
+		var names []string
+		declared := false
+		if v, ok := fields[c.field]; ok && !isNull(v) {
+			declared = true
+			names = append(names, fieldNames(v)...)
+		}
+		if c.convention != "" && l.root.exists(c.convention) {
+			declared = true
+			names = append(names, c.count(l.root, c.convention)...)
+		}
+		if declared {
+			l.note("declares %s: not supported, ignored%s", c.field, countText(c.what, c.convention, names))
+		}
+	}
+}
+
+func countText(what, where string, names []string) string {
+	slices.Sort(names)
+	names = slices.Compact(names)
+	if len(names) == 0 {
+		return ""
+	}
+	shown := names
+	if len(shown) > 5 {
+		shown = append(shown[:5:5], "…")
+	}
+	if where != "" {
+		where = ", " + where
+	}
+	return fmt.Sprintf(" (%d %s%s: %s)", len(names), what, where, strings.Join(shown, ", "))
+}
+
+// fieldNames lists what a manifest field names: an object's keys, a list's
+// strings, or one string.
+func fieldNames(v json.RawMessage) []string {
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(v, &obj) == nil {
+		return keys(obj)
+	}
+	var list []string
+	if json.Unmarshal(v, &list) == nil {
+		return list
+	}
+	var one string
+	if json.Unmarshal(v, &one) == nil && one != "" {
+		return []string{one}
+	}
+	return nil
+}
+
+func keys(m map[string]json.RawMessage) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
+
+// markdownFiles names the .md files under a folder (commands/x.md is
+// /x), bounded like any walk of package files.
+func markdownFiles(r pkgRoot, rel string) []string {
+	real, _, err := r.resolve(rel)
+	if err != nil {
+		return nil
+	}
+	var names []string
+	filepath.WalkDir(real, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || len(names) >= 1000 {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() && strings.HasSuffix(d.Name(), ".md") {
+			names = append(names, strings.TrimSuffix(d.Name(), ".md"))
+		}
+		return nil
+	})
+	return names
+}
+
+// jsonKeys names the keys of a JSON file's object (or of its member key).
+func jsonKeys(member string) func(pkgRoot, string) []string {
+	return func(r pkgRoot, rel string) []string {
+		real, _, err := r.resolve(rel)
+		if err != nil {
+			return nil
+		}
+		data, err := readRegular(real, rel, MaxManifestBytes)
+		if err != nil {
+			return nil
+		}
+		var obj map[string]json.RawMessage
+		if json.Unmarshal(data, &obj) != nil {
+			return nil
+		}
+		if member != "" {
+			if inner, ok := obj[member]; ok {
+				obj = nil
+				json.Unmarshal(inner, &obj)
+			}
+		}
+		return keys(obj)
+	}
+}
