@@ -347,7 +347,7 @@ func TestLoadHooksDefaultPlusManifestDeduplicated(t *testing.T) {
 		"a list of files, one repeating the default's hook": {map[string]string{
 			".claude-plugin/plugin.json": `{"name": "p", "hooks": ["./hooks/extra.json", "./hooks/same.json"]}`,
 			"hooks/hooks.json":           hooksJSON, "hooks/same.json": hooksJSON,
-			"hooks/extra.json":           `{"UserPromptSubmit": [{"hooks": [{"type": "command", "command": "${CLAUDE_PLUGIN_ROOT}/start.sh"}]}]}`}, 2},
+			"hooks/extra.json": `{"UserPromptSubmit": [{"hooks": [{"type": "command", "command": "${CLAUDE_PLUGIN_ROOT}/start.sh"}]}]}`}, 2},
 		"codex-only: an empty hooks object means none": {map[string]string{
 			".codex-plugin/plugin.json": `{"name": "p", "hooks": {}}`, "hooks/hooks.json": hooksJSON}, 0},
 		"both manifests: an empty codex hooks hides nothing": {map[string]string{
