@@ -144,8 +144,12 @@ func executableProblem(path string) string {
 	if runtime.GOOS != "windows" && bytes.HasPrefix(head, shebang) || hasMagic(head, nativeMagic()) {
 		return ""
 	}
-	return "neither a #! script nor a native binary"
+	return errNotProgram
 }
+
+// errNotProgram: an executable file that is neither a #! script nor a
+// native binary; on POSIX systems /bin/sh runs it.
+const errNotProgram = "neither a #! script nor a native binary"
 
 func nativeMagic() [][]byte {
 	switch runtime.GOOS {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 )
@@ -303,11 +304,22 @@ func (l *loader) checkPackageToken(h *Hook, tok, rel string, isProgram bool) err
 	}
 	if !regular {
 		h.Inactive = clean + " is not executable on this system (not a file)"
-	} else if problem := executableProblem(real); problem != "" {
+		return nil
+	}
+	switch problem := executableProblem(real); {
+	case problem == errNotProgram && runtime.GOOS != "windows":
+		// What execvp does with an executable file that is neither a #!
+		// script nor a binary (ENOEXEC): run it with /bin/sh. Still an
+		// argv, never "sh -c"; the trust prompt shows the /bin/sh.
+		h.Argv = append([]string{bourneShell}, h.Argv...)
+	case problem != "":
 		h.Inactive = clean + " is not executable on this system (" + problem + ")"
 	}
 	return nil
 }
+
+// bourneShell runs package scripts that have no #! line.
+const bourneShell = "/bin/sh"
 
 // displayCommand is how diagnostics quote a hook: its argv, which reads
 // the same for the shell and the exec ("args") forms.

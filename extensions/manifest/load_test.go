@@ -266,8 +266,6 @@ func TestLoadInactiveHooks(t *testing.T) {
 		{"needs a shell", `node a.js && node b.js`, nil, needsShellReason, ""},
 		{"non-executable program", `${CLAUDE_PLUGIN_ROOT}/hooks/x.cmd`, map[string]string{"hooks/x.cmd": "@echo off\n"},
 			"hooks/x.cmd is not executable on this system", ""},
-		{"executable without #!", `${CLAUDE_PLUGIN_ROOT}/hooks/x.txt`, map[string]string{"hooks/x.txt*": "echo hi\n"},
-			"hooks/x.txt is not executable on this system (neither a #! script nor a native binary)", ""},
 		{"program is a folder", `${CLAUDE_PLUGIN_ROOT}/hooks`, map[string]string{"hooks/keep": ""},
 			"hooks is not executable on this system", ""},
 		{"shebang script", `${CLAUDE_PLUGIN_ROOT}/hooks/run.sh --flag`, map[string]string{"hooks/run.sh*": "#!/bin/sh\n"}, "", ""},
@@ -363,5 +361,58 @@ func TestLoadHooksDefaultPlusManifestDeduplicated(t *testing.T) {
 				t.Fatalf("hooks = %+v, want %d", pkg.Hooks, tt.want)
 			}
 		})
+	}
+}
+
+// A script without #! runs as /bin/sh SCRIPT ARGS…, as execvp runs it:
+// obra/superpowers' polyglot run-hook.cmd is invoked that way.
+func TestLoadShebanglessScriptRunsThroughBinSh(t *testing.T) {
+	polyglot := ": << 'CMDBLOCK'\n@echo off\nCMDBLOCK\nexec \"$@\"\n"
+	root := writeTree(t, t.TempDir(), map[string]string{
+		".claude-plugin/plugin.json": `{"name": "x"}`,
+		"hooks/hooks.json": `{"hooks": {"SessionStart": [{"matcher": "startup|resume|clear|compact", "hooks": [
+			{"type": "command", "command": "\"${CLAUDE_PLUGIN_ROOT}/hooks/run-hook.cmd\" session-start"}]}]}}`,
+		"hooks/run-hook.cmd*": polyglot,
+	})
+	pkg := mustLoad(t, root)
+	h := pkg.Hooks[0]
+	want := []string{"/bin/sh", "${CLAUDE_PLUGIN_ROOT}/hooks/run-hook.cmd", "session-start"}
+	if h.Inactive != "" || !slices.Equal(h.Argv, want) || !slices.Equal(h.Files, []string{"hooks/run-hook.cmd"}) {
+		t.Fatalf("hook = %+v, want argv %q, active, the script stamped", h, want)
+	}
+}
+
+func TestExpandArgvDefaults(t *testing.T) {
+	v := Vars{PluginRoot: "/store/x/abc", ProjectDir: ""}
+	got := ExpandArgv([]string{"${CLAUDE_PLUGIN_ROOT:-.}/run.sh", "${CLAUDE_PROJECT_DIR:-/tmp}", "${HOME:-/h}", "$PLUGIN_ROOT", "${weird name}"}, v)
+	want := []string{"/store/x/abc/run.sh", "/tmp", "${HOME:-/h}", "/store/x/abc", "${weird name}"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("ExpandArgv = %q, want %q", got, want)
+	}
+	if rel, ok, err := packagePath("${CLAUDE_PLUGIN_ROOT:-.}/hooks/x.sh"); !ok || err != nil || rel != "hooks/x.sh" {
+		t.Fatalf("packagePath of a defaulted root = %q %v %v", rel, ok, err)
+	}
+}
+
+func TestLoadSkillsNamedBySkillFile(t *testing.T) {
+	root := writeTree(t, t.TempDir(), map[string]string{
+		".claude-plugin/plugin.json": `{"name": "x", "skills": ["./skills/one/SKILL.md", "./more"]}`,
+		"skills/one/SKILL.md":        skillMD("one", "First."),
+		"more/two/SKILL.md":          "---\nname: two\ndescription: Use when: the colon is text\n---\n",
+	})
+	pkg := mustLoad(t, root)
+	var names []string
+	for _, s := range pkg.Skills {
+		names = append(names, s.Name)
+	}
+	if !slices.Equal(names, []string{"one", "two"}) {
+		t.Fatalf("skills = %q (diagnostics %q)", names, pkg.Diagnostics)
+	}
+}
+
+func TestLoadSkipsASkillsPathThatIsNoSkill(t *testing.T) {
+	root := writeTree(t, t.TempDir(), map[string]string{".claude-plugin/plugin.json": `{"name": "x", "skills": "f"}`, "f": ""})
+	if pkg := mustLoad(t, root); len(pkg.Skills) != 0 || !hasDiagnostic(pkg, "skipped skills path f: neither a folder nor a SKILL.md") {
+		t.Fatalf("skills %v, diagnostics %q", pkg.Skills, pkg.Diagnostics)
 	}
 }

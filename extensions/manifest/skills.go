@@ -54,8 +54,12 @@ func (l *loader) loadSkillRoot(rel string) error {
 	if err != nil {
 		return fmt.Errorf("skills path %w", err)
 	}
-	if info, err := os.Stat(real); err != nil || !info.IsDir() {
-		return fmt.Errorf("skills path %s is not a folder", rel)
+	info, err := os.Stat(real)
+	if err == nil && info.Mode().IsRegular() && filepath.Base(real) == skills.FileName {
+		real = filepath.Dir(real) // a SKILL.md named directly: its folder is the skill
+	} else if err != nil || !info.IsDir() {
+		l.note("skipped skills path %s: neither a folder nor a %s", rel, skills.FileName)
+		return nil
 	}
 	found, notes, err := skills.Discover(real, "")
 	if err != nil {

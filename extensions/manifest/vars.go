@@ -21,10 +21,11 @@ var (
 
 const projectDirVar = "CLAUDE_PROJECT_DIR"
 
-// variableRef matches ${NAME} and $NAME; group 1 or 2 is the name.
-var variableRef = regexp.MustCompile(`\$\{([^}]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)`)
+// variableRef matches ${NAME}, ${NAME:-default} and $NAME; group 1 or 3
+// is the name, group 2 the default.
+var variableRef = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}|\$\{[^}]*\}|\$([A-Za-z_][A-Za-z0-9_]*)`)
 
-func refName(match []string) string { return match[1] + match[2] }
+func refName(match []string) string { return match[1] + match[3] }
 
 func (v Vars) lookup(name string) (string, bool) {
 	switch {
@@ -38,17 +39,23 @@ func (v Vars) lookup(name string) (string, bool) {
 	return "", false
 }
 
-// ExpandArgv replaces the documented variables inside each token and
-// leaves every other $-reference exactly as written. Values are inserted
+// ExpandArgv replaces the documented variables inside each token
+// (${NAME:-default} gives default when the value is empty) and leaves
+// every other $-reference exactly as written. Values are inserted
 // literally, never expanded again.
 func ExpandArgv(argv []string, v Vars) []string {
 	out := make([]string, len(argv))
 	for i, tok := range argv {
 		out[i] = variableRef.ReplaceAllStringFunc(tok, func(ref string) string {
-			if value, ok := v.lookup(refName(variableRef.FindStringSubmatch(ref))); ok {
-				return value
+			m := variableRef.FindStringSubmatch(ref)
+			value, ok := v.lookup(refName(m))
+			switch {
+			case !ok:
+				return ref
+			case value == "": // ${NAME:-default}; a set value wins
+				return m[2]
 			}
-			return ref
+			return value
 		})
 	}
 	return out
