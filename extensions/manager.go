@@ -67,6 +67,7 @@ func NewManager(ctx context.Context, db *storage.DB, root string, opts ...Option
 	if err := m.sweep(ctx); err != nil {
 		return nil, fmt.Errorf("clean up the extensions store: %w", err)
 	}
+	m.revalidate(ctx)
 	return m, nil
 }
 

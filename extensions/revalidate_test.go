@@ -1,0 +1,67 @@
+package extensions
+
+import (
+	"context"
+
+	"encoding/json"
+	"testing"
+
+	"github.com/agentdesk/agentdesk/extensions/gittest"
+	"github.com/agentdesk/agentdesk/extensions/manifest"
+	"github.com/agentdesk/agentdesk/storage"
+)
+
+// An extension trusted under older rules, when its hook script without #!
+// was inactive, goes back to review once AgentDesk would run it.
+func TestOlderRulesAreRevalidatedAtStart(t *testing.T) {
+	files := map[string]gittest.File{
+		".claude-plugin/plugin.json": {Body: `{"name":"poly","version":"1.0.0"}`},
+		"hooks/hooks.json":           {Body: `{"hooks":{"SessionStart":[{"hooks":[{"type":"command","command":"${CLAUDE_PLUGIN_ROOT}/hooks/run-hook.cmd start"}]}]}}`},
+		"hooks/run-hook.cmd":         {Body: ": << 'CMDBLOCK'\n@echo off\nCMDBLOCK\necho started\n", Mode: 0o755},
+	}
+	e := newTestEnv(t, map[string]*gittest.Repo{"poly": repo(t, files)})
+	info := e.install("poly", "")
+	ctx := context.Background()
+
+	// Rewrite the registry as the previous rules left it: the hook
+	// inactive, so nothing needed trust, and the extension enabled.
+	v, err := e.db.ExtensionVersion(ctx, "poly", info.Commit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pkg manifest.Package
+	json.Unmarshal(v.Package, &pkg)
+	pkg.Rules = 1
+	pkg.Hooks[0].Argv = pkg.Hooks[0].Argv[1:] // no /bin/sh
+	pkg.Hooks[0].Inactive = "hooks/run-hook.cmd is not executable on this system (neither a #! script nor a native binary)"
+	v.Package, _ = json.Marshal(&pkg)
+	v.HooksHash = manifest.HooksHash(nil)
+	if _, _, err := e.db.UpdateExtension(ctx, "poly", &v, func(row *storage.Extension) error {
+		row.Enabled, row.TrustedHash = true, ""
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+
+	e.open() // AgentDesk starts again, with today's rules
+	got, err := e.m.Show(ctx, "poly")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Status != StatusNeedsReview || got.Hooks[0].Inactive != "" || got.Hooks[0].Argv[0] != "/bin/sh" {
+		t.Fatalf("after revalidation: status %s, hooks %+v, reason %q", got.Status, got.Hooks, got.ReviewReason)
+	}
+	// Reviewing (trusting the new list) makes it run.
+	if after := e.enable("poly"); after.Status != StatusEnabled {
+		t.Fatalf("after review: %s", after.Status)
+	}
+	e.open()
+	if again, _ := e.m.Show(ctx, "poly"); again.Status != StatusEnabled {
+		t.Fatalf("a second start must not ask again: %s %q", again.Status, again.ReviewReason)
+	}
+	d := NewDispatcher(e.m, DispatcherConfig{HookPATH: func() string { return testPATH }})
+	res := d.SessionStart(ctx, sessionStartEvent(t.TempDir()))
+	if len(res.Blocks) != 1 || res.Blocks[0].Text != "started" {
+		t.Fatalf("the polyglot script run through /bin/sh gave %+v", res)
+	}
+}
