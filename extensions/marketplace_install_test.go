@@ -22,6 +22,7 @@ func marketFiles(otherURL string) map[string]gittest.File {
 				{"name":"beta","description":"Beta tools","source":"beta"},
 				{"name":"gamma","description":"From elsewhere","source":{"source":"url","url":"` + otherURL + `"}},
 				{"name":"inline","source":"./plugins/inline","strict":false,"description":"entry is the manifest","version":"2.0.0"},
+				{"name":"noman","description":"No plugin.json","version":"0.9.0","source":"./plugins/noman"},
 				{"name":"npm-one","source":{"source":"npm","package":"@x/y"}}
 			]}`},
 		"README.md": {Body: "marketplace\n"},
@@ -33,6 +34,7 @@ func marketFiles(otherURL string) map[string]gittest.File {
 		files["plugins/beta/"+name] = f
 	}
 	files["plugins/inline/skills/inline-skill/SKILL.md"] = gittest.File{Body: "---\nname: inline-skill\ndescription: d\n---\nb\n"}
+	files["plugins/noman/skills/report/SKILL.md"] = gittest.File{Body: "---\nname: report\ndescription: d\n---\nb\n"}
 	return files
 }
 
@@ -45,7 +47,7 @@ func TestMarketplaceListsItsPluginsAndInstallsThePickedOnes(t *testing.T) {
 
 	_, err := e.m.Install(ctx, e.url("market"), "", nil)
 	var mkt *MarketplaceError
-	if !errors.As(err, &mkt) || len(mkt.Marketplace.Plugins) != 5 {
+	if !errors.As(err, &mkt) || len(mkt.Marketplace.Plugins) != 6 {
 		t.Fatalf("installing a marketplace without a pick: %v", err)
 	}
 	if list, _ := e.m.List(ctx); len(list) != 0 {
@@ -79,8 +81,13 @@ func TestMarketplaceListsItsPluginsAndInstallsThePickedOnes(t *testing.T) {
 		t.Fatalf("gamma (another repository): %+v %v", gamma, err)
 	}
 	inline, err := e.m.InstallFrom(ctx, Source{URL: e.url("market"), Plugin: "inline"}, nil)
-	if err != nil || inline.Version != "2.0.0" || len(inline.Skills) != 1 || !hasNote(inline.Diagnostics, "strict: false") {
+	if err != nil || inline.Version != "2.0.0" || len(inline.Skills) != 1 || !hasNote(inline.Diagnostics, "its manifest is the marketplace entry") {
 		t.Fatalf("inline (strict:false): %+v %v", inline, err)
+	}
+	// Claude Code allows a plugin without plugin.json: the entry names it.
+	noman, err := e.m.InstallFrom(ctx, Source{URL: e.url("market"), Plugin: "noman"}, nil)
+	if err != nil || noman.ID != "noman" || noman.Version != "0.9.0" || len(noman.Skills) != 1 {
+		t.Fatalf("a plugin without plugin.json: %+v %v", noman, err)
 	}
 	if _, err := e.m.InstallFrom(ctx, Source{URL: e.url("market"), Plugin: "npm-one"}, nil); err == nil || !strings.Contains(err.Error(), `"npm"`) {
 		t.Fatalf("an npm source must be refused with its reason: %v", err)

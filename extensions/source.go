@@ -132,12 +132,16 @@ func (m *Manager) fetchEntry(ctx context.Context, f *fetched, mkt *marketplace.M
 	}
 	f.from = entry.Source
 	f.notes = append(f.notes, fmt.Sprintf("installed from the marketplace entry %q (%s)", name, entry.Source))
-	if len(entry.Manifest) > 0 && !hasManifest(f.st.dir) {
-		if err := supplyManifest(f.st.dir, entry.Manifest); err != nil {
+	// A strict:false entry is the plugin's manifest; so is any entry whose
+	// plugin has no plugin.json, which Claude Code allows.
+	if !hasManifest(f.st.dir) {
+		if err := supplyManifest(f.st.dir, entry.Raw); err != nil {
 			f.st.discard()
 			return nil, err
 		}
-		f.notes = append(f.notes, "its manifest is the marketplace entry (strict: false)")
+		f.notes = append(f.notes, "its manifest is the marketplace entry (the plugin has no plugin.json)")
+	} else if len(entry.Manifest) > 0 {
+		f.notes = append(f.notes, "the marketplace entry says strict: false, but the plugin has a plugin.json: that one applies")
 	}
 	return f, nil
 }

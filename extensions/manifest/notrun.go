@@ -20,13 +20,13 @@ type notRun struct {
 }
 
 var notRunCapabilities = []notRun{
-	{"commands", "commands", "slash commands", markdownFiles},
-	{"agents", "agents", "subagents", markdownFiles},
-	{"mcpServers", ".mcp.json", "MCP servers", jsonKeys("mcpServers")},
-	{"lspServers", ".lsp.json", "LSP servers", jsonKeys("")},
-	{"outputStyles", "output-styles", "output styles", markdownFiles},
-	{"apps", "", "apps", nil},
-	{"userConfig", "", "user settings", nil},
+	{"commands", "commands", "slash command", markdownFiles},
+	{"agents", "agents", "subagent", markdownFiles},
+	{"mcpServers", ".mcp.json", "MCP server", jsonKeys("mcpServers")},
+	{"lspServers", ".lsp.json", "LSP server", jsonKeys("")},
+	{"outputStyles", "output-styles", "output style", markdownFiles},
+	{"apps", "", "app", nil},
+	{"userConfig", "", "user setting", nil},
 }
 
 // reportNotRun notes, with counts and names, every capability the package
@@ -63,6 +63,9 @@ func countText(what, where string, names []string) string {
 	}
 	if where != "" {
 		where = ", " + where
+	}
+	if len(names) != 1 {
+		what += "s"
 	}
 	return fmt.Sprintf(" (%d %s%s: %s)", len(names), what, where, strings.Join(shown, ", "))
 }

@@ -78,6 +78,9 @@ type Plugin struct {
 	// Manifest is the entry itself when it has "strict": false: it then
 	// stands for the plugin's plugin.json.
 	Manifest json.RawMessage
+	// Raw is the entry as written; it stands for the manifest of a plugin
+	// that has none (Claude Code allows that).
+	Raw json.RawMessage
 }
 
 // Marketplace is a validated marketplace file.
@@ -186,7 +189,7 @@ func parseEntry(raw json.RawMessage, pluginRoot string) (Plugin, error) {
 	if !namePattern.MatchString(e.Name) {
 		return Plugin{}, fmt.Errorf("invalid plugin name %q (a-z, 0-9, '.', '_', '-', at most 64)", e.Name)
 	}
-	p := Plugin{Name: e.Name, Description: e.Description, Version: e.Version}
+	p := Plugin{Name: e.Name, Description: e.Description, Version: e.Version, Raw: raw}
 	if e.Strict != nil && !*e.Strict {
 		p.Manifest = raw
 	}
