@@ -32,6 +32,15 @@ func TestRealPlugins(t *testing.T) {
 				ok++
 			}
 			fmt.Printf("%-40s plain install: %v\n", n, err)
+			if err == nil {
+				list, _ := e.m.List(ctx)
+				for _, i := range list {
+					for _, h := range i.Hooks {
+						fmt.Printf("   hook %s %q inactive=%q\n", h.Event, h.Argv, h.Inactive)
+					}
+					fmt.Printf("   diagnostics %q\n", i.Diagnostics)
+				}
+			}
 			continue
 		}
 		fmt.Printf("%-40s marketplace of %d plugins\n", n, len(mkt.Marketplace.Plugins))
