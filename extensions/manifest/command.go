@@ -4,10 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
-	"slices"
 	"strings"
 
 	"github.com/google/shlex"
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // needsShellReason is Hook.Inactive for commands that only a shell could
@@ -40,7 +40,10 @@ func parseCommand(cmd string, args []string) (command, error) {
 }
 
 func splitShellForm(cmd string) (command, error) {
-	body, ignoreExit := stripIgnoreExit(strings.TrimSpace(cmd))
+	if onlyIgnoreExit.MatchString(cmd) {
+		return command{}, errEmptyCommand
+	}
+	body, ignoreExit, needsShell := shellShape(strings.TrimSpace(cmd))
 	argv, err := shlex.Split(body)
 	if err != nil {
 		return command{}, fmt.Errorf("cannot split command %q: %w", cmd, err)
@@ -48,137 +51,118 @@ func splitShellForm(cmd string) (command, error) {
 	if len(argv) == 0 {
 		return command{}, errEmptyCommand
 	}
-	needsShell := len(scanShellOperators(body)) > 0 || assignment.MatchString(argv[0])
 	return command{argv: argv, ignoreExit: ignoreExit, needsShell: needsShell}, nil
 }
 
-// assignment is a leading NAME=value, which a shell would turn into an
-// environment variable rather than run.
-var assignment = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*=`)
+// onlyIgnoreExit is a command that is nothing but the ignore-exit idiom.
+var onlyIgnoreExit = regexp.MustCompile(`^\s*(;\s*exit\s+0|\|\|\s*true)?\s*$`)
 
-// stripIgnoreExit removes the one shell idiom AgentDesk honours: a
-// trailing "; exit 0" or "|| true", which real plugins append so a missing
-// interpreter never fails the host's turn.
-func stripIgnoreExit(cmd string) (string, bool) {
-	ops := scanShellOperators(cmd)
-	if len(ops) == 0 {
-		return cmd, false
-	}
-	last := ops[len(ops)-1]
-	tail, err := shlex.Split(cmd[last.end:])
+// shellShape parses cmd as a shell would (mvdan.cc/sh) without running
+// anything, and tells whether it is one simple command of plain words:
+// literal text, quotes, and $NAME, ${NAME} or ${NAME:-default} references.
+// Anything else (operators, redirections, substitutions, globs such as
+// *.tmp, a leading ~, brace expansion, NAME=value) needs a shell, so the
+// hook will not run. A trailing "; exit 0" or "|| true", which real
+// plugins append so a missing interpreter never fails the host's turn, is
+// removed first: body is what remains.
+func shellShape(cmd string) (body string, ignoreExit, needsShell bool) {
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(cmd), "")
 	if err != nil {
-		return cmd, false
+		return cmd, false, true
 	}
-	if last.op == ";" && slices.Equal(tail, []string{"exit", "0"}) ||
-		last.op == "||" && slices.Equal(tail, []string{"true"}) {
-		return strings.TrimSpace(cmd[:last.start]), true
+	stmts := f.Stmts
+	if len(stmts) == 2 && isCall(stmts[1], "exit", "0") {
+		return span(cmd, stmts[0]), true, !plainStmt(stmts[0])
 	}
-	return cmd, false
-}
-
-// shellOperator is an unquoted piece of shell syntax found in a command.
-type shellOperator struct {
-	op         string
-	start, end int // byte offsets in the command
-}
-
-// operators a shell would interpret outside quotes, longest first.
-var unquotedOperators = []string{"&&", "||", "$(", ";", "&", "|", ">", "<", "`"}
-
-type scanState int
-
-const (
-	unquoted scanState = iota
-	singleQuoted
-	doubleQuoted
-	inComment
-)
-
-// shellScanner walks a command with the same quoting rules as shlex, so
-// "a && b" in quotes stays one harmless argument while a bare && does not.
-// Inside double quotes a shell still expands $( and backticks, so those
-// are reported there too.
-type shellScanner struct {
-	cmd       string
-	state     scanState
-	wordStart bool // shlex starts a comment only at a token boundary
-	ops       []shellOperator
-}
-
-func scanShellOperators(cmd string) []shellOperator {
-	s := &shellScanner{cmd: cmd, wordStart: true}
-	for i := 0; i < len(cmd); {
-		i = s.step(i)
+	if len(stmts) != 1 {
+		return cmd, false, true
 	}
-	return s.ops
+	if or, ok := stmts[0].Cmd.(*syntax.BinaryCmd); ok && or.Op == syntax.OrStmt && isCall(or.Y, "true") {
+		return span(cmd, or.X), true, !plainStmt(or.X)
+	}
+	return cmd, false, !plainStmt(stmts[0])
 }
 
-// step consumes the byte at i and returns the next offset. Every byte the
-// scanner cares about is ASCII, so walking bytes is safe for UTF-8.
-func (s *shellScanner) step(i int) int {
-	c := s.cmd[i]
-	switch s.state {
-	case singleQuoted:
-		if c == '\'' {
-			s.state = unquoted
+// span is the text of st's command in cmd, without its ';'.
+func span(cmd string, st *syntax.Stmt) string {
+	return cmd[st.Pos().Offset():st.Cmd.End().Offset()]
+}
+
+// isCall reports whether st is exactly the simple command words.
+func isCall(st *syntax.Stmt, words ...string) bool {
+	call, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || !plainStmt(st) || len(call.Args) != len(words) {
+		return false
+	}
+	for i, w := range call.Args {
+		if w.Lit() != words[i] {
+			return false
 		}
-		return i + 1
-	case doubleQuoted:
-		return s.stepDoubleQuoted(i)
-	case inComment:
-		if c == '\n' {
-			s.state, s.wordStart = unquoted, true
-			s.add("\n", i, i+1)
+	}
+	return true
+}
+
+// plainStmt: one command of plain words, nothing a shell would add.
+func plainStmt(st *syntax.Stmt) bool {
+	call, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || st.Negated || st.Background || st.Coprocess || len(st.Redirs) > 0 || len(call.Assigns) > 0 {
+		return false
+	}
+	for _, w := range call.Args {
+		if !plainWord(w) {
+			return false
 		}
-		return i + 1
 	}
-	return s.stepUnquoted(i)
+	return true
 }
 
-func (s *shellScanner) stepDoubleQuoted(i int) int {
-	switch {
-	case s.cmd[i] == '\\':
-		return i + 2
-	case s.cmd[i] == '"':
-		s.state = unquoted
-	case strings.HasPrefix(s.cmd[i:], "$("):
-		s.add("$(", i, i+2)
-		return i + 2
-	case s.cmd[i] == '`':
-		s.add("`", i, i+1)
+func plainWord(w *syntax.Word) bool {
+	for i, part := range w.Parts {
+		if !plainPart(part, i == 0, false) {
+			return false
+		}
 	}
-	return i + 1
+	return true
 }
 
-func (s *shellScanner) stepUnquoted(i int) int {
-	c := s.cmd[i]
-	atStart := s.wordStart
-	s.wordStart = false
-	switch {
-	case c == '\\':
-		return i + 2
-	case c == '\'':
-		s.state = singleQuoted
-	case c == '"':
-		s.state = doubleQuoted
-	case c == '#' && atStart:
-		s.state = inComment
-	case c == '\n':
-		s.wordStart = true
-		s.add("\n", i, i+1) // a newline separates commands like ';'
-	case c == ' ' || c == '\t' || c == '\r':
-		s.wordStart = true
-	default:
-		for _, op := range unquotedOperators {
-			if strings.HasPrefix(s.cmd[i:], op) {
-				s.add(op, i, i+len(op))
-				return i + len(op)
+// plainPart accepts literal text (no glob or brace expansion, no leading
+// ~), quoted text and simple variable references.
+func plainPart(part syntax.WordPart, first, quoted bool) bool {
+	switch p := part.(type) {
+	case *syntax.Lit:
+		return quoted || !(strings.ContainsAny(p.Value, "*?[") || first && strings.HasPrefix(p.Value, "~") || braceExpansion(p.Value))
+	case *syntax.SglQuoted:
+		return !p.Dollar
+	case *syntax.DblQuoted:
+		for _, inner := range p.Parts {
+			if !plainPart(inner, false, true) {
+				return false
 			}
 		}
+		return !p.Dollar
+	case *syntax.ParamExp:
+		return simpleParam(p)
 	}
-	return i + 1
+	return false // command or process substitution, arithmetic, extended globs
 }
 
-func (s *shellScanner) add(op string, start, end int) {
-	s.ops = append(s.ops, shellOperator{op: op, start: start, end: end})
+// simpleParam is $NAME, ${NAME} or ${NAME:-literal}.
+func simpleParam(p *syntax.ParamExp) bool {
+	if p.Excl || p.Length || p.Width || p.Index != nil || p.Slice != nil || p.Repl != nil || p.Names != 0 {
+		return false
+	}
+	if p.Exp == nil {
+		return true
+	}
+	return p.Exp.Op == syntax.DefaultUnsetOrNull && (p.Exp.Word == nil || plainWord(p.Exp.Word))
+}
+
+// braceExpansion reports a {a,b} or {1..3} a shell would expand.
+func braceExpansion(lit string) bool {
+	open := strings.IndexByte(lit, '{')
+	if open < 0 {
+		return false
+	}
+	inner, _, closed := strings.Cut(lit[open+1:], "}")
+	return closed && (strings.Contains(inner, ",") || strings.Contains(inner, ".."))
 }
