@@ -62,7 +62,7 @@ func (x *extCLI) dispatch(ctx context.Context, sub string, rest []string) error 
 		"install":   {[]string{"ref", "plugin"}, nil, x.install},
 		"list":      {nil, []string{"json"}, x.list},
 		"show":      {nil, []string{"json"}, x.show},
-		"enable":    {nil, []string{"yes"}, x.enable},
+		"enable":    {[]string{"config"}, []string{"yes"}, x.enable},
 		"disable":   {nil, nil, x.disable},
 		"check":     {nil, []string{"json"}, x.check},
 		"update":    {[]string{"ref"}, []string{"yes"}, x.update},
@@ -185,6 +185,9 @@ func (x *extCLI) printInfo(i extensions.Info) {
 	if i.PreviousCommit != "" {
 		fmt.Fprintf(x.out, "  previous: %s (agentdesk ext rollback %s)\n", i.PreviousCommit, i.ID)
 	}
+	if i.Plugin != "" {
+		fmt.Fprintf(x.out, "  plugin:   %s of that marketplace, from %s\n", i.Plugin, i.PluginSource)
+	}
 	if i.Description != "" {
 		fmt.Fprintf(x.out, "  %s\n", i.Description)
 	}
@@ -196,6 +199,9 @@ func (x *extCLI) printInfo(i extensions.Info) {
 	}
 	for _, s := range i.Skills {
 		fmt.Fprintf(x.out, "  skill %s — %s\n", s.Name, s.Description)
+	}
+	for _, o := range i.Options {
+		fmt.Fprintf(x.out, "  setting %s (%s) = %s\n", o.Key, o.Title, optionText(o))
 	}
 	x.printDiagnostics(i)
 	if i.ReviewReason != "" {
@@ -230,12 +236,65 @@ func (x *extCLI) enable(ctx context.Context, a cmdArgs) error {
 			return errors.New("not enabled: the hook commands were not confirmed")
 		}
 	}
+	if err := x.setOptions(ctx, id, a.all["config"], !a.bools["yes"]); err != nil {
+		return err
+	}
 	info, err := x.m.Enable(ctx, id, t.Hash)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(x.out, "enabled %s (%d hooks, %d skills)\n", info.ID, len(t.Hooks), len(info.Skills))
+	if info.Status == extensions.StatusError {
+		fmt.Fprintf(x.out, "but inactive: %s\n", info.LastError)
+	}
 	return nil
+}
+
+// setOptions stores --config KEY=VALUE values and, when ask is set, asks
+// on the terminal for each setting still without a value (Enter keeps the
+// default). --yes never waits: defaults apply, and a required value left
+// unset keeps the extension inactive, as the last line says.
+func (x *extCLI) setOptions(ctx context.Context, id string, pairs []string, ask bool) error {
+	values := map[string]string{}
+	for _, kv := range pairs {
+		key, value, ok := strings.Cut(kv, "=")
+		if !ok || key == "" {
+			return usageError{fmt.Sprintf("--config %q: expected KEY=VALUE", kv)}
+		}
+		values[key] = value
+	}
+	opts, where, err := x.m.Options(ctx, id)
+	if err != nil {
+		return err
+	}
+	for _, o := range opts {
+		if _, given := values[o.Key]; given || o.Set || !ask {
+			continue
+		}
+		if v := x.askOption(o, where); v != "" {
+			values[o.Key] = v
+		}
+	}
+	if len(values) == 0 {
+		return nil
+	}
+	return x.m.SetOptions(ctx, id, values)
+}
+
+func (x *extCLI) askOption(o extensions.OptionValue, where string) string {
+	fmt.Fprintf(x.errOut, "%s", o.Title)
+	if o.Description != "" {
+		fmt.Fprintf(x.errOut, " (%s)", o.Description)
+	}
+	switch {
+	case o.Sensitive:
+		fmt.Fprintf(x.errOut, " [kept in %s]", where)
+	case o.HasDefault:
+		fmt.Fprintf(x.errOut, " [%s]", o.Default)
+	}
+	fmt.Fprint(x.errOut, ": ")
+	line, _ := x.in.ReadString('\n')
+	return strings.TrimSpace(line)
 }
 
 func (x *extCLI) printTrust(t extensions.Trust) {
@@ -445,4 +504,17 @@ func inactiveText(reason string) string {
 		return ""
 	}
 	return " — inactive: " + reason
+}
+
+// optionText shows a setting's value; a sensitive one only as set or not.
+func optionText(o extensions.OptionValue) string {
+	switch {
+	case o.Sensitive && o.Set:
+		return "(sensitive, set)"
+	case !o.Set && o.Required:
+		return "(not set, required)"
+	case !o.Set:
+		return "(not set)"
+	}
+	return o.Value
 }

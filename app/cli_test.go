@@ -315,3 +315,39 @@ func TestExtInstallFromAMarketplace(t *testing.T) {
 		t.Fatalf("ext show: %+v", info)
 	}
 }
+
+func TestExtEnableAsksForSettingsAndKeepsSecretsOut(t *testing.T) {
+	files := map[string]gittest.File{
+		".claude-plugin/plugin.json": {Body: `{"name":"opts","userConfig":{
+			"api_token":{"title":"API token","sensitive":true,"required":true},
+			"region":{"title":"Region","default":"eu"}}}`},
+		"hooks/hooks.json": {Body: `{"hooks":{"SessionStart":[{"hooks":[{"type":"command","command":"${CLAUDE_PLUGIN_ROOT}/hooks/s.sh ${user_config.region}"}]}]}}`},
+		"hooks/s.sh":       {Body: "#!/bin/sh\necho hi\n", Mode: 0o755},
+	}
+	r := gittest.NewRepo(t)
+	r.Commit(t, "main", "v1", files)
+	r.SetHEAD(t, "main")
+	srv := gittest.Serve(t, map[string]*gittest.Repo{"opts": r})
+	c := newCLI(t, "SSL_CERT_FILE="+srv.CAFile)
+	c.ok("ext", "install", srv.URL+"/opts.git")
+
+	// --yes never waits: the required token is missing, so it stays inactive.
+	out := c.ok("ext", "enable", "opts", "--yes")
+	if !strings.Contains(out, "but inactive: needs a value for api_token") {
+		t.Fatalf("enable --yes without the token:\n%s", out)
+	}
+	// Asked on the terminal: the token, then Enter keeps the region default.
+	out, errOut, code := c.run("y\ns3cr3t-token\n", "ext", "enable", "opts")
+	if code != 0 || strings.Contains(out, "inactive") || !strings.Contains(errOut, "API token") {
+		t.Fatalf("enable, asked: exit %d\n%s\n%s", code, out, errOut)
+	}
+	show := c.ok("ext", "show", "opts")
+	if !strings.Contains(show, "setting api_token (API token) = (sensitive, set)") || !strings.Contains(show, "setting region (Region) = eu") ||
+		strings.Contains(show, "s3cr3t-token") {
+		t.Fatalf("ext show:\n%s", show)
+	}
+	c.ok("ext", "enable", "opts", "--yes", "--config", "region=us")
+	if show := c.ok("ext", "show", "opts", "--json"); !strings.Contains(show, `"value": "us"`) || strings.Contains(show, "s3cr3t") {
+		t.Fatalf("ext show --json:\n%s", show)
+	}
+}

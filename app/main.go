@@ -31,7 +31,7 @@ Usage:
   agentdesk ext install URL [--ref REF] [--plugin NAME]...
   agentdesk ext list [--json]
   agentdesk ext show ID [--json]
-  agentdesk ext enable ID [--yes]
+  agentdesk ext enable ID [--yes] [--config KEY=VALUE]...
   agentdesk ext disable ID
   agentdesk ext check [ID...] [--json]
   agentdesk ext update ID [--ref REF] [--yes]

@@ -63,6 +63,9 @@ type active struct {
 	id, label string
 	dir, data string
 	pkg       *manifest.Package
+	// The userConfig values its hooks get: all in the environment, the
+	// non-sensitive ones for ${user_config.KEY}.
+	optionEnv, optionArgv map[string]string
 }
 
 func (d *Dispatcher) active(ctx context.Context) []active {
@@ -77,8 +80,13 @@ func (d *Dispatcher) active(ctx context.Context) []active {
 		if statusOf(e, pkg, hash, err) != StatusEnabled {
 			continue
 		}
+		env, argv, missing := d.m.hookOptions(ctx, e.ID, pkg)
+		if len(missing) > 0 { // inactive until the user gives the values; Info says so
+			continue
+		}
 		out = append(out, active{id: e.ID, label: displayName(pkg.Manifest), pkg: pkg,
-			dir: d.m.store.versionDir(e.ID, e.ActiveCommit), data: d.m.store.dataDir(e.ID)})
+			dir: d.m.store.versionDir(e.ID, e.ActiveCommit), data: d.m.store.dataDir(e.ID),
+			optionEnv: env, optionArgv: argv})
 	}
 	return out
 }
@@ -273,13 +281,13 @@ func (d *Dispatcher) recovered(id string) {
 
 // runHook runs one hook and records the run.
 func (d *Dispatcher) runHook(ctx context.Context, x active, h manifest.Hook, c call) (hookrun.Output, error) {
-	argv := manifest.ExpandArgv(h.Argv, manifest.Vars{PluginRoot: x.dir, PluginData: x.data, ProjectDir: c.project})
+	argv := manifest.ExpandArgv(h.Argv, manifest.Vars{PluginRoot: x.dir, PluginData: x.data, ProjectDir: c.project, Options: x.optionArgv})
 	timeout := time.Duration(h.Timeout) * time.Second
 	if timeout == 0 {
 		timeout = d.defaultTimeout()
 	}
 	env := hookrun.Environ(hookrun.EnvInput{Parent: d.environ(), HookPATH: d.hookPATH(), PluginRoot: x.dir,
-		PluginData: x.data, ProjectDir: c.project, SessionID: c.session, Event: c.event})
+		PluginData: x.data, ProjectDir: c.project, SessionID: c.session, Event: c.event, Options: x.optionEnv})
 	if h.StatusMessage != "" {
 		agent.ReportStatus(ctx, x.label+": "+h.StatusMessage)
 	}

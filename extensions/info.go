@@ -47,6 +47,9 @@ type Info struct {
 	LastError      string    `json:"last_error"`
 	ReviewReason   string    `json:"review_reason,omitempty"`
 	RecentRuns     []Run     `json:"recent_runs,omitempty"`
+	// Options are the settings the plugin asks for (userConfig), sensitive
+	// values masked.
+	Options []OptionValue `json:"options,omitempty"`
 	Homepage       string    `json:"homepage,omitempty"`
 	Author         string    `json:"author,omitempty"`
 	License        string    `json:"license,omitempty"`
@@ -140,6 +143,10 @@ func (m *Manager) load(ctx context.Context, e storage.Extension, withRuns bool) 
 		return info
 	}
 	info.fill(pkg)
+	info.Options = m.optionValues(ctx, e.ID, pkg)
+	if _, _, missing := m.hookOptions(ctx, e.ID, pkg); len(missing) > 0 && info.Status == StatusEnabled {
+		info.Status, info.LastError = StatusError, missingOptionsText(e.ID, missing)
+	}
 	m.addHookState(ctx, &info, withRuns)
 	return info
 }

@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
+	"path/filepath"
 	"sync"
 
 	"github.com/agentdesk/agentdesk/extensions/gitfetch"
@@ -23,10 +24,11 @@ import (
 // are serialised in-process; activation (rename + registry flip) is
 // serialised across processes by a file lock.
 type Manager struct {
-	db    *storage.DB
-	store store
-	fetch []gitfetch.Option
-	log   *slog.Logger
+	db      *storage.DB
+	store   store
+	secrets *secrets // sensitive userConfig values
+	fetch   []gitfetch.Option
+	log     *slog.Logger
 
 	mu       sync.Mutex
 	opLocks  map[string]*sync.Mutex
@@ -56,7 +58,7 @@ func WithLogger(l *slog.Logger) Option { return func(m *Manager) { m.log = l } }
 // NewManager opens the store under root (<data>/extensions) and sweeps
 // what interrupted installs, updates and uninstalls left behind.
 func NewManager(ctx context.Context, db *storage.DB, root string, opts ...Option) (*Manager, error) {
-	m := &Manager{db: db, store: store{root: root}, log: slog.New(slog.DiscardHandler),
+	m := &Manager{db: db, store: store{root: root}, secrets: &secrets{file: filepath.Join(root, "secrets.json")}, log: slog.New(slog.DiscardHandler),
 		opLocks: map[string]*sync.Mutex{}, inUse: map[string]int{}, doomed: map[string]bool{}}
 	for _, o := range opts {
 		o(m)

@@ -193,6 +193,12 @@ func (m *Manager) Rollback(ctx context.Context, id string) (Info, error) {
 func (m *Manager) Uninstall(ctx context.Context, id string) error {
 	defer m.lockOp(id)()
 	m.removing(id)
+	var forgot error
+	if e, err := m.db.Extension(ctx, id); err == nil {
+		if pkg, _, err := m.version(ctx, id, e.ActiveCommit); err == nil {
+			forgot = m.forgetOptions(ctx, id, pkg)
+		}
+	}
 	err := m.withRegistryLock(func() error {
 		if err := m.db.DeleteExtension(ctx, id); err != nil {
 			return notInstalled(id, err)
@@ -203,7 +209,7 @@ func (m *Manager) Uninstall(ctx context.Context, id string) error {
 	if err != nil {
 		return fmt.Errorf("uninstall %s: %w", id, err)
 	}
-	return errors.Join(os.RemoveAll(m.store.extensionDir(id)), os.RemoveAll(m.store.dataDir(id)))
+	return errors.Join(forgot, os.RemoveAll(m.store.extensionDir(id)), os.RemoveAll(m.store.dataDir(id)))
 }
 
 // DiffLines renders a hook diff for the trust dialog and the CLI:

@@ -36,3 +36,12 @@ func (db *DB) SetSettings(ctx context.Context, kv map[string]string) error {
 		return nil
 	})
 }
+
+// DeleteSettings removes the settings whose key starts with prefix (the
+// prefix itself included), e.g. every option of one extension.
+func (db *DB) DeleteSettings(ctx context.Context, prefix string) error {
+	if _, err := db.w.ExecContext(ctx, `DELETE FROM settings WHERE substr(key, 1, length(?)) = ?`, prefix, prefix); err != nil {
+		return fmt.Errorf("delete settings %s: %w", prefix, err)
+	}
+	return nil
+}

@@ -1,6 +1,8 @@
 package hookrun
 
 import (
+	"maps"
+	"slices"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -26,6 +28,10 @@ type EnvInput struct {
 	SessionID  string
 	// Event is the hook event name, such as "SessionStart".
 	Event string
+	// Options are the extension's userConfig values by variable name
+	// (CLAUDE_PLUGIN_OPTION_<KEY>), sensitive ones included: the
+	// environment is the one place those reach a hook.
+	Options map[string]string
 }
 
 // parentAllowlist names the app variables a hook may see; LC_* is allowed
@@ -72,6 +78,9 @@ func Environ(in EnvInput) []string {
 	env = append(env, "AGENTDESK_SESSION_ID="+in.SessionID, "AGENTDESK_HOOK_EVENT="+in.Event)
 	for _, r := range dataDirRedirects {
 		env = append(env, r.envVar+"="+filepath.Join(in.PluginData, r.dir))
+	}
+	for _, name := range slices.Sorted(maps.Keys(in.Options)) {
+		env = append(env, name+"="+in.Options[name])
 	}
 	return env
 }

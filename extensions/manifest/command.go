@@ -54,6 +54,9 @@ func splitShellForm(cmd string) (command, error) {
 	return command{argv: argv, ignoreExit: ignoreExit, needsShell: needsShell}, nil
 }
 
+// userConfigRef is a ${user_config.KEY} reference.
+var userConfigRef = regexp.MustCompile(`\$\{user_config\.[A-Za-z0-9_]+\}`)
+
 // onlyIgnoreExit is a command that is nothing but the ignore-exit idiom.
 var onlyIgnoreExit = regexp.MustCompile(`^\s*(;\s*exit\s+0|\|\|\s*true)?\s*$`)
 
@@ -66,7 +69,12 @@ var onlyIgnoreExit = regexp.MustCompile(`^\s*(;\s*exit\s+0|\|\|\s*true)?\s*$`)
 // plugins append so a missing interpreter never fails the host's turn, is
 // removed first: body is what remains.
 func shellShape(cmd string) (body string, ignoreExit, needsShell bool) {
-	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(cmd), "")
+	// ${user_config.KEY} is AgentDesk's to expand, not a shell's: the
+	// parser sees a plain reference of the same length, so offsets hold.
+	masked := userConfigRef.ReplaceAllStringFunc(cmd, func(ref string) string {
+		return "${" + strings.Repeat("u", len(ref)-3) + "}"
+	})
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(masked), "")
 	if err != nil {
 		return cmd, false, true
 	}

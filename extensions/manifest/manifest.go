@@ -76,6 +76,7 @@ type Package struct {
 	SkillRoots  []string       // absolute skill root folders, for the read-tool allowlist
 	Diagnostics []string       // user-visible notes: unsupported capabilities, skipped skills, …
 	Stamps      []FileStamp    // every package file a hook argv names, hashed at load
+	UserConfig  []Option       // values the plugin asks the user for, manifest order
 }
 
 // Load validates the package extracted at root. Errors name the file and
@@ -116,6 +117,7 @@ func (l *loader) load(path string, fields map[string]json.RawMessage) error {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	l.reportNotRun(fields)
+	l.loadUserConfig(fields["userConfig"])
 	if err := l.loadSkills(path, l.lenient("skills", fields)); err != nil {
 		return err
 	}

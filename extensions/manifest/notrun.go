@@ -26,7 +26,6 @@ var notRunCapabilities = []notRun{
 	{"lspServers", ".lsp.json", "LSP server", jsonKeys("")},
 	{"outputStyles", "output-styles", "output style", markdownFiles},
 	{"apps", "", "app", nil},
-	{"userConfig", "", "user setting", nil},
 }
 
 // reportNotRun notes, with counts and names, every capability the package

@@ -12,7 +12,13 @@ type Vars struct {
 	PluginRoot string // the active version's folder
 	PluginData string // the extension's data folder, kept across updates
 	ProjectDir string // the canonical project root
+	// Options are the userConfig values an argv may name as
+	// ${user_config.KEY}: never the sensitive ones.
+	Options map[string]string
 }
+
+// userConfigPrefix starts a ${user_config.KEY} reference.
+const userConfigPrefix = "user_config."
 
 var (
 	pluginRootVars = []string{"CLAUDE_PLUGIN_ROOT", "PLUGIN_ROOT", "AGENTDESK_PLUGIN_ROOT"}
@@ -23,11 +29,15 @@ const projectDirVar = "CLAUDE_PROJECT_DIR"
 
 // variableRef matches ${NAME}, ${NAME:-default} and $NAME; group 1 or 3
 // is the name, group 2 the default.
-var variableRef = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}|\$\{[^}]*\}|\$([A-Za-z_][A-Za-z0-9_]*)`)
+var variableRef = regexp.MustCompile(`\$\{((?:user_config\.)?[A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}|\$\{[^}]*\}|\$([A-Za-z_][A-Za-z0-9_]*)`)
 
 func refName(match []string) string { return match[1] + match[3] }
 
 func (v Vars) lookup(name string) (string, bool) {
+	if key, ok := strings.CutPrefix(name, userConfigPrefix); ok {
+		value, set := v.Options[key]
+		return value, set
+	}
 	switch {
 	case slices.Contains(pluginRootVars, name):
 		return v.PluginRoot, true
@@ -67,7 +77,11 @@ func unknownVariables(argv []string) []string {
 	var unknown []string
 	for _, tok := range argv {
 		for _, m := range variableRef.FindAllStringSubmatch(tok, -1) {
-			if _, known := (Vars{}).lookup(refName(m)); !known && !slices.Contains(unknown, m[0]) {
+			name := refName(m)
+			if _, known := (Vars{}).lookup(name); known || strings.HasPrefix(name, userConfigPrefix) {
+				continue // user_config references are checked against the declarations
+			}
+			if !slices.Contains(unknown, m[0]) {
 				unknown = append(unknown, m[0])
 			}
 		}
