@@ -35,28 +35,28 @@ type Info struct {
 	RequestedRef string `json:"requested_ref"`
 	// Plugin is the marketplace entry installed (SourceURL is then the
 	// marketplace), PluginSource where that entry points.
-	Plugin         string    `json:"plugin,omitempty"`
-	PluginSource   string    `json:"plugin_source,omitempty"`
-	Commit         string    `json:"commit"`
-	PreviousCommit string    `json:"previous_commit"`
-	Enabled        bool      `json:"enabled"`
-	Status         Status    `json:"status"`
-	Hooks          []Hook    `json:"hooks"`
-	Skills         []Skill   `json:"skills"`
-	Diagnostics    []string  `json:"diagnostics"`
-	LastError      string    `json:"last_error"`
-	ReviewReason   string    `json:"review_reason,omitempty"`
-	RecentRuns     []Run     `json:"recent_runs,omitempty"`
+	Plugin         string   `json:"plugin,omitempty"`
+	PluginSource   string   `json:"plugin_source,omitempty"`
+	Commit         string   `json:"commit"`
+	PreviousCommit string   `json:"previous_commit"`
+	Enabled        bool     `json:"enabled"`
+	Status         Status   `json:"status"`
+	Hooks          []Hook   `json:"hooks"`
+	Skills         []Skill  `json:"skills"`
+	Diagnostics    []string `json:"diagnostics"`
+	LastError      string   `json:"last_error"`
+	ReviewReason   string   `json:"review_reason,omitempty"`
+	RecentRuns     []Run    `json:"recent_runs,omitempty"`
 	// Options are the settings the plugin asks for (userConfig), sensitive
 	// values masked.
-	Options []OptionValue `json:"options,omitempty"`
-	Homepage       string    `json:"homepage,omitempty"`
-	Author         string    `json:"author,omitempty"`
-	License        string    `json:"license,omitempty"`
-	InstalledAt    time.Time `json:"installed_at"`
-	UpdatedAt      time.Time `json:"updated_at"`
-	Dir            string    `json:"dir"`
-	DataDir        string    `json:"data_dir"`
+	Options     []OptionValue `json:"options,omitempty"`
+	Homepage    string        `json:"homepage,omitempty"`
+	Author      string        `json:"author,omitempty"`
+	License     string        `json:"license,omitempty"`
+	InstalledAt time.Time     `json:"installed_at"`
+	UpdatedAt   time.Time     `json:"updated_at"`
+	Dir         string        `json:"dir"`
+	DataDir     string        `json:"data_dir"`
 
 	pkg *manifest.Package
 }

@@ -17,15 +17,15 @@ const HookRunHistory = 50
 
 // Extension is one row of the registry.
 type Extension struct {
-	ID             string
-	InstallOrder   int
-	SourceURL      string
-	RequestedRef   string
+	ID           string
+	InstallOrder int
+	SourceURL    string
+	RequestedRef string
 	// Plugin names the marketplace entry the extension was installed
 	// from (SourceURL is then the marketplace); PluginSource is where
 	// that entry pointed (marketplace.Source as JSON).
-	Plugin       string
-	PluginSource string
+	Plugin         string
+	PluginSource   string
 	ActiveCommit   string
 	PreviousCommit string
 	Enabled        bool

@@ -1,12 +1,12 @@
 package hookrun
 
 import (
-	"maps"
-	"slices"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 )
 
