@@ -137,6 +137,10 @@ func (p *extensionsPane) actions(info extensions.Info, st *cardState) fyne.Canva
 	uninstall := &widget.Button{Text: "Uninstall", Icon: theme.DeleteIcon(), Importance: widget.DangerImportance, OnTapped: func() { p.onUninstall(info) }}
 	copyURL := &widget.Button{Text: "Copy URL", Icon: theme.ContentCopyIcon(), Importance: widget.LowImportance,
 		OnTapped: func() { p.u.d.App.Clipboard().SetContent(info.SourceURL) }}
+	settings := &widget.Button{Text: "Settings…", Icon: theme.SettingsIcon(), OnTapped: func() { p.onSettings(info) }}
+	if len(info.Options) == 0 {
+		settings.Hide()
+	}
 	if !info.HasPrevious() {
 		rollback.Hide()
 	}
@@ -145,7 +149,7 @@ func (p *extensionsPane) actions(info extensions.Info, st *cardState) fyne.Canva
 		rollback.Disable()
 		uninstall.Disable()
 	}
-	return container.NewHBox(update, rollback, uninstall, layoutSpacer(), copyURL)
+	return container.NewHBox(update, rollback, settings, uninstall, layoutSpacer(), copyURL)
 }
 
 // details is the expander: hooks, skills, diagnostics and recent runs.
@@ -253,16 +257,24 @@ func (p *extensionsPane) onToggle(info extensions.Info, on bool) {
 			return
 		}
 		if !t.NeedsConfirmation() {
-			p.enable(info.ID, t.Hash)
+			p.enable(info.ID, t.Hash, nil)
 			return
 		}
 		p.showTrust(t)
 	})
 }
 
-func (p *extensionsPane) enable(id, hash string) {
+func (p *extensionsPane) enable(id, hash string, options map[string]string) {
 	p.run(id, func(ctx context.Context) (string, error) {
+		if len(options) > 0 {
+			if err := p.u.d.Extensions.SetOptions(ctx, id, options); err != nil {
+				return "", err
+			}
+		}
 		info, err := p.u.d.Extensions.Enable(ctx, id, hash)
+		if err == nil && info.Status == extensions.StatusError {
+			return "", fmt.Errorf("enabled, but %s", info.LastError)
+		}
 		return fmt.Sprintf("Enabled: %d hooks and %d skills are active from the next prompt.", len(info.Hooks), len(info.Skills)), err
 	})
 }
@@ -283,9 +295,16 @@ func (p *extensionsPane) showTrust(t extensions.Trust) {
 	content.Add(&widget.Label{Text: "${CLAUDE_PLUGIN_ROOT} is " + t.PluginRoot + "\n${CLAUDE_PLUGIN_DATA} is " + t.PluginData +
 		"\nHooks run without a shell, in the project folder, with a minimal environment and no API keys.",
 		Wrapping: fyne.TextWrapBreak, Importance: widget.LowImportance})
+	values := func() map[string]string { return nil }
+	if opts := p.optionsOf(t.ID); len(opts) > 0 {
+		var form *widget.Form
+		form, values = optionsForm(opts)
+		content.Add(widget.NewLabelWithStyle("Settings it asks for (sensitive ones go only to its hooks' environment)", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
+		content.Add(form)
+	}
 	d := dialog.NewCustomConfirm("Enable "+t.Name+"?", "Enable", "Cancel", container.NewVScroll(content), func(ok bool) {
 		if ok {
-			p.enable(t.ID, t.Hash)
+			p.enable(t.ID, t.Hash, values())
 			return
 		}
 		p.render() // the toggle goes back off
@@ -295,6 +314,16 @@ func (p *extensionsPane) showTrust(t extensions.Trust) {
 	if p.onTrust != nil {
 		p.onTrust(d)
 	}
+}
+
+// optionsOf is the settings of an extension on a card.
+func (p *extensionsPane) optionsOf(id string) []extensions.OptionValue {
+	for _, info := range p.infos {
+		if info.ID == id {
+			return info.Options
+		}
+	}
+	return nil
 }
 
 func trustLines(hooks []extensions.Hook) []string {
