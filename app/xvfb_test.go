@@ -260,6 +260,40 @@ func TestXvfbExtensionsPane(t *testing.T) {
 	a.quit()
 }
 
+// TestXvfbMarketplacePicker: a marketplace URL opens the list of its
+// plugins in the real window; the picked one installs.
+func TestXvfbMarketplacePicker(t *testing.T) {
+	files := map[string]gittest.File{
+		".claude-plugin/marketplace.json": {Body: `{"name":"team-tools","plugins":[
+			{"name":"fixture","description":"Hooks and a skill for the team's projects","version":"1.0.0","source":"./plugins/fixture"},
+			{"name":"reviewer","description":"Review checklists as skills","version":"0.4.1","source":"./plugins/reviewer"},
+			{"name":"from-npm","description":"Published on npm","source":{"source":"npm","package":"@team/x"}}]}`},
+		"plugins/reviewer/.claude-plugin/plugin.json": {Body: `{"name":"reviewer","version":"0.4.1"}`},
+	}
+	for name, f := range fixture(t) {
+		files["plugins/fixture/"+name] = f
+	}
+	r := gittest.NewRepo(t)
+	r.Commit(t, "main", "marketplace", files)
+	r.SetHEAD(t, "main")
+	srv := gittest.Serve(t, map[string]*gittest.Repo{"team-tools": r})
+	x := startXvfb(t)
+	a := startApp(t, x, []string{"SSL_CERT_FILE=" + srv.CAFile}, "--preferences", "Agent Extensions")
+	win := x.waitWindow("Preferences")
+	a.dump("Paste a plugin's git URL")
+	x.typeText(win, srv.URL+"/team-tools.git")
+	a.dump("/team-tools.git")
+	x.keys(win, "Return")
+	text := a.dump("Install from team-tools")
+	for _, want := range []string{"fixture 1.0.0", "Hooks and a skill", "reviewer 0.4.1", "Cannot be installed"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the picker lacks %q:\n%s", want, text)
+		}
+	}
+	t.Logf("screenshot: %s", x.screenshot(win, "marketplace-picker.png"))
+	a.quit()
+}
+
 func (x *xserver) keys(win string, keys ...string) {
 	x.t.Helper()
 	if out, err := x.run("xdotool", append([]string{"key", "--window", win}, keys...)...); err != nil {

@@ -20,7 +20,7 @@ func (p *extensionsPane) pickPlugins(mkt *extensions.MarketplaceError, ref strin
 	rows := container.NewVBox()
 	for _, pl := range mkt.Marketplace.Plugins {
 		check := &widget.Check{Text: pluginTitle(pl.Name, pl.Version), OnChanged: func(on bool) { picked[pl.Name] = on }}
-		desc := &widget.Label{Text: pl.Description, Wrapping: fyne.TextWrapWord, Importance: widget.LowImportance}
+		desc := &widget.Label{Text: pl.Description, Wrapping: fyne.TextWrapWord}
 		if pl.Unsupported != "" {
 			check.Disable()
 			desc.Text, desc.Importance = "Cannot be installed: "+pl.Unsupported, widget.WarningImportance
