@@ -416,3 +416,22 @@ func TestLoadSkipsASkillsPathThatIsNoSkill(t *testing.T) {
 		t.Fatalf("skills %v, diagnostics %q", pkg.Skills, pkg.Diagnostics)
 	}
 }
+
+func TestLoadReportsConventionFoldersOnlyWithWhatClaudeCodeLoads(t *testing.T) {
+	root := writeTree(t, t.TempDir(), map[string]string{
+		".claude-plugin/plugin.json": `{"name": "x"}`,
+		"commands/review.toml":       "# a Gemini CLI command",
+		"agents/helper.md":           "---\nname: helper\n---\n",
+		".mcp.json":                  `{"mcpServers": {"db": {"command": "srv"}, "web": {"url": "https://x"}}}`,
+	})
+	pkg := mustLoad(t, root)
+	if hasDiagnostic(pkg, "declares commands") {
+		t.Errorf("Gemini .toml commands reported as Claude commands: %q", pkg.Diagnostics)
+	}
+	for _, want := range []string{"declares agents: not supported, ignored (1 subagent, agents: helper)",
+		"declares mcpServers: not supported, ignored (2 MCP servers, .mcp.json: db, web)"} {
+		if !hasDiagnostic(pkg, want) {
+			t.Errorf("missing %q in %q", want, pkg.Diagnostics)
+		}
+	}
+}

@@ -40,9 +40,12 @@ func (l *loader) reportNotRun(fields map[string]json.RawMessage) {
 			declared = true
 			names = append(names, fieldNames(v)...)
 		}
+		// By convention only what Claude Code would load counts: a
+		// commands/ folder of Gemini .toml files declares nothing.
 		if c.convention != "" && l.root.exists(c.convention) {
-			declared = true
-			names = append(names, c.count(l.root, c.convention)...)
+			found := c.count(l.root, c.convention)
+			declared = declared || len(found) > 0
+			names = append(names, found...)
 		}
 		if declared {
 			l.note("declares %s: not supported, ignored%s", c.field, countText(c.what, c.convention, names))
