@@ -12,6 +12,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/agentdesk/agentdesk/agent/skills"
 	"github.com/agentdesk/agentdesk/extensions"
 )
 
@@ -19,6 +20,9 @@ import (
 // Preferences pane uses.
 type extCLI struct {
 	m      *extensions.Manager
+	// catalog is the skills catalog (user skills, then enabled
+	// extensions), for name conflicts.
+	catalog func() skills.Catalog
 	in     *bufio.Reader
 	out    io.Writer
 	errOut io.Writer
@@ -36,7 +40,8 @@ func cmdExt(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return fail(stderr, err)
 	}
 	defer c.close()
-	x := &extCLI{m: c.exts, in: bufio.NewReader(stdin), out: stdout, errOut: stderr}
+	x := &extCLI{m: c.exts, in: bufio.NewReader(stdin), out: stdout, errOut: stderr,
+		catalog: func() skills.Catalog { return c.newAgent(nil, nil).Catalog("") }}
 	if err := x.dispatch(ctx, args[0], args[1:]); err != nil {
 		var usage usageError
 		if errors.As(err, &usage) {
@@ -168,11 +173,31 @@ func (x *extCLI) show(ctx context.Context, a cmdArgs) error {
 	if err != nil {
 		return err
 	}
+	info.Diagnostics = append(info.Diagnostics, skillConflicts(info, x.catalog())...)
 	if a.bools["json"] {
 		return writeJSON(x.out, info)
 	}
 	x.printInfo(info)
 	return nil
+}
+
+// skillConflicts notes, as the pane marks them, the skills of info that
+// another source with the same name shadows (user skills first, then
+// extensions in installation order).
+func skillConflicts(info extensions.Info, cat skills.Catalog) []string {
+	var notes []string
+	self := "extension " + info.ID
+	for _, c := range cat.Conflicts {
+		if c.Winner.Source == self {
+			continue
+		}
+		for _, s := range info.Skills {
+			if s.Name == c.Name {
+				notes = append(notes, fmt.Sprintf("skill %q conflicts with %s, which wins", s.Name, c.Winner.Source))
+			}
+		}
+	}
+	return notes
 }
 
 func (x *extCLI) printInfo(i extensions.Info) {

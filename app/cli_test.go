@@ -351,3 +351,19 @@ func TestExtEnableAsksForSettingsAndKeepsSecretsOut(t *testing.T) {
 		t.Fatalf("ext show --json:\n%s", show)
 	}
 }
+
+func TestExtShowNamesSkillConflicts(t *testing.T) {
+	r := gittest.NewRepo(t)
+	r.Commit(t, "main", "v1", fixture(t))
+	r.SetHEAD(t, "main")
+	srv := gittest.Serve(t, map[string]*gittest.Repo{"fixture": r})
+	c := newCLI(t, "SSL_CERT_FILE="+srv.CAFile)
+	own := filepath.Join(c.home, "fakehome", ".agents", "skills", "fixture-skill")
+	os.MkdirAll(own, 0o755)
+	os.WriteFile(filepath.Join(own, "SKILL.md"), []byte("---\nname: fixture-skill\ndescription: mine\n---\n"), 0o644)
+	c.ok("ext", "install", srv.URL+"/fixture.git")
+	c.ok("ext", "enable", "fixture", "--yes")
+	if out := c.ok("ext", "show", "fixture"); !strings.Contains(out, `skill "fixture-skill" conflicts with user, which wins`) {
+		t.Fatalf("ext show does not name the conflict:\n%s", out)
+	}
+}
