@@ -19,13 +19,13 @@ import (
 // extCLI runs one `agentdesk ext` subcommand through the same Manager the
 // Preferences pane uses.
 type extCLI struct {
-	m      *extensions.Manager
+	m *extensions.Manager
 	// catalog is the skills catalog (user skills, then enabled
 	// extensions), for name conflicts.
 	catalog func() skills.Catalog
-	in     *bufio.Reader
-	out    io.Writer
-	errOut io.Writer
+	in      *bufio.Reader
+	out     io.Writer
+	errOut  io.Writer
 }
 
 func cmdExt(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
