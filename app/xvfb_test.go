@@ -294,6 +294,40 @@ func TestXvfbMarketplacePicker(t *testing.T) {
 	a.quit()
 }
 
+// TestXvfbEnterNeverApproves: a run_command approval pops up while the
+// user is still typing; the Enter meant for the composer (and more
+// typing) must not run the command.
+func TestXvfbEnterNeverApproves(t *testing.T) {
+	server := llmtest.NewOpenAI(t)
+	server.Push(
+		llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "run_command", Args: `{"command":"touch ran.txt"}`}}},
+		llmtest.Reply{Text: "Not run, as you wished."},
+	)
+	x := startXvfb(t)
+	a := startApp(t, x, []string{"AGENTDESK_BASE_URL=" + server.URL, "AGENTDESK_MODEL=" + llmtest.ModelName})
+	win := x.waitWindow("AgentDesk — project")
+	a.dump("Ask anything about this project")
+	x.typeText(win, "tidy the project")
+	x.keys(win, "Return")
+	a.dump("Allow run_command?")
+	x.typeText(win, "and also y")
+	x.keys(win, "Return", "space", "Return")
+	time.Sleep(800 * time.Millisecond)
+	x.keys(win, "Return")
+	if text := a.dump("Allow run_command?"); !strings.Contains(text, "Allow run_command?") {
+		t.Fatal("the approval dialog went away on plain keys")
+	}
+	if _, err := os.Stat(filepath.Join(a.home, "project", "ran.txt")); err == nil {
+		t.Fatal("Enter ran the command")
+	}
+	x.keys(win, "Escape") // Esc denies
+	a.dump("Not run, as you wished.")
+	if _, err := os.Stat(filepath.Join(a.home, "project", "ran.txt")); err == nil {
+		t.Fatal("the denied command ran")
+	}
+	a.quit()
+}
+
 func (x *xserver) keys(win string, keys ...string) {
 	x.t.Helper()
 	if out, err := x.run("xdotool", append([]string{"key", "--window", win}, keys...)...); err != nil {
@@ -326,7 +360,8 @@ func TestXvfbChat(t *testing.T) {
 	x.keys(win, "Return")
 	a.dump("Allow write_file?")
 	t.Logf("screenshot: %s", x.screenshot(win, "approval.png"))
-	x.keys(win, "Return") // Enter = Allow once
+	time.Sleep(600 * time.Millisecond) // past the key guard
+	x.keys(win, "ctrl+Return")          // Ctrl+Enter = Allow once
 	a.dump("assistant: Created **hello.txt**")
 	if body, err := os.ReadFile(filepath.Join(a.home, "project", "hello.txt")); err != nil || string(body) != "hello from AgentDesk\n" {
 		t.Fatalf("the approved edit was not made: %q %v", body, err)

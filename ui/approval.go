@@ -2,25 +2,50 @@ package ui
 
 import (
 	"fmt"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/agentdesk/agentdesk/agent"
 )
 
 // approvalDialogs shows tool approval requests one at a time, in the main
-// window: Allow once (Enter), Always allow for this session, Deny (Esc).
-// Extensions can never answer them.
+// window: Allow once, Always allow for this session, Deny. Extensions can
+// never answer them, and neither can a keystroke meant for something else:
+// no button is the default, no plain key (Enter, Space, letters) allows,
+// every key is ignored for keyGuard after the dialog appears (it may pop
+// up while the user is typing), Allow takes a click or Ctrl/Cmd+Enter,
+// and Esc denies.
 type approvalDialogs struct {
 	c       *chatView
 	queue   []agent.ApprovalRequest
 	current *agent.ApprovalRequest
 	dlg     dialog.Dialog
 	prevKey func(*fyne.KeyEvent)
+	shownAt time.Time
+	now     func() time.Time // a clock seam for tests; time.Now when nil
 }
+
+// keyGuard is how long after an approval dialog appears keys are ignored.
+const keyGuard = 500 * time.Millisecond
+
+// allowShortcut is Ctrl+Enter (Cmd+Enter on macOS): the only key that
+// allows a call.
+var allowShortcut = &desktop.CustomShortcut{KeyName: fyne.KeyReturn, Modifier: fyne.KeyModifierShortcutDefault}
+
+func (a *approvalDialogs) clock() time.Time {
+	if a.now != nil {
+		return a.now()
+	}
+	return time.Now()
+}
+
+// keysArmed reports whether the guard time has passed.
+func (a *approvalDialogs) keysArmed() bool { return a.clock().Sub(a.shownAt) >= keyGuard }
 
 func (a *approvalDialogs) show(req agent.ApprovalRequest) {
 	a.queue = append(a.queue, req)
@@ -42,14 +67,17 @@ func (a *approvalDialogs) next() {
 	canvas := a.c.u.main.Canvas()
 	a.prevKey = canvas.OnTypedKey()
 	canvas.SetOnTypedKey(func(k *fyne.KeyEvent) {
-		switch k.Name {
-		case fyne.KeyReturn, fyne.KeyEnter:
-			a.answer(agent.AllowOnce)
-		case fyne.KeyEscape:
+		if k.Name == fyne.KeyEscape && a.keysArmed() {
 			a.answer(agent.Deny)
 		}
 	})
+	canvas.AddShortcut(allowShortcut, func(fyne.Shortcut) {
+		if a.keysArmed() {
+			a.answer(agent.AllowOnce)
+		}
+	})
 	canvas.Unfocus()
+	a.shownAt = a.clock()
 	a.dlg.Show()
 }
 
@@ -70,10 +98,10 @@ func (a *approvalDialogs) content(req agent.ApprovalRequest) fyne.CanvasObject {
 	}
 	buttons := container.NewHBox(
 		&widget.Button{Text: "Deny", OnTapped: func() { a.answer(agent.Deny) }},
-		&widget.Button{Text: "Always allow for this session", OnTapped: func() { a.answer(agent.AllowSession) }},
-		&widget.Button{Text: "Allow once", Importance: widget.HighImportance, OnTapped: func() { a.answer(agent.AllowOnce) }},
+		newClickOnlyButton("Always allow for this session", widget.MediumImportance, func() { a.answer(agent.AllowSession) }),
+		newClickOnlyButton("Allow once", widget.WarningImportance, func() { a.answer(agent.AllowOnce) }),
 	)
-	hint := &widget.Label{Text: "Enter = Allow once · Esc = Deny · Stop denies and ends the turn", Importance: widget.LowImportance}
+	hint := &widget.Label{Text: shortcutName() + "+Enter = Allow once · Esc = Deny · Stop denies and ends the turn"}
 	return container.NewBorder(summary, container.NewVBox(hint, container.NewHBox(layoutSpacer(), buttons)), nil, nil, detail)
 }
 
@@ -107,5 +135,29 @@ func (a *approvalDialogs) close() {
 		a.dlg.Hide()
 		a.dlg = nil
 	}
-	a.c.u.main.Canvas().SetOnTypedKey(a.prevKey)
+	canvas := a.c.u.main.Canvas()
+	canvas.SetOnTypedKey(a.prevKey)
+	canvas.RemoveShortcut(allowShortcut)
+}
+
+// clickOnlyButton is a button no key presses: focused by Tab, Space or
+// Enter would otherwise tap it. Allowing a tool call takes a click.
+type clickOnlyButton struct{ widget.Button }
+
+func newClickOnlyButton(text string, importance widget.Importance, tapped func()) *clickOnlyButton {
+	b := &clickOnlyButton{}
+	b.Text, b.Importance, b.OnTapped = text, importance, tapped
+	b.ExtendBaseWidget(b)
+	return b
+}
+
+// TypedKey ignores Space and Enter.
+func (b *clickOnlyButton) TypedKey(*fyne.KeyEvent) {}
+
+// shortcutName is the platform's shortcut modifier key.
+func shortcutName() string {
+	if fyne.KeyModifierShortcutDefault == fyne.KeyModifierSuper {
+		return "Cmd"
+	}
+	return "Ctrl"
 }

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
@@ -128,9 +129,28 @@ func TestApprovalModalDenyAndAllowOnce(t *testing.T) {
 		t.Fatal("denied file was written")
 	}
 
+	now := time.Now()
+	u.chat.approvals.now = func() time.Time { return now }
 	u.chat.onSend("write allowed.txt")
 	h.loop.waitFor(t, "the second modal", func() bool { return u.chat.approvals.current != nil })
-	u.main.Canvas().OnTypedKey()(&fyne.KeyEvent{Name: fyne.KeyReturn}) // Enter = Allow once
+	canvas := u.main.Canvas()
+	allow := func() { canvas.(interface{ TypedShortcut(fyne.Shortcut) }).TypedShortcut(allowShortcut) }
+	// No plain key allows, and nothing does within the guard time.
+	for _, k := range []fyne.KeyName{fyne.KeyReturn, fyne.KeyEnter, fyne.KeySpace, fyne.KeyY} {
+		canvas.OnTypedKey()(&fyne.KeyEvent{Name: k})
+	}
+	allow()
+	canvas.OnTypedKey()(&fyne.KeyEvent{Name: fyne.KeyEscape})
+	h.loop.runQueued()
+	if u.chat.approvals.current == nil {
+		t.Fatal("a key answered the approval dialog within the guard time, or a plain key allowed")
+	}
+	now = now.Add(keyGuard)
+	canvas.OnTypedKey()(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	if u.chat.approvals.current == nil {
+		t.Fatal("Enter answered the approval dialog")
+	}
+	allow() // Ctrl/Cmd+Enter = Allow once
 	h.loop.waitFor(t, "the file", func() bool { _, err := os.Stat(filepath.Join(h.project, "allowed.txt")); return err == nil })
 	h.loop.waitFor(t, "the answer", func() bool { return strings.Contains(windowText(u.main), "written") && u.chat.approvals.current == nil })
 }
