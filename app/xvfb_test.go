@@ -361,7 +361,7 @@ func TestXvfbChat(t *testing.T) {
 	a.dump("Allow write_file?")
 	t.Logf("screenshot: %s", x.screenshot(win, "approval.png"))
 	time.Sleep(600 * time.Millisecond) // past the key guard
-	x.keys(win, "ctrl+Return")          // Ctrl+Enter = Allow once
+	x.keys(win, "ctrl+Return")         // Ctrl+Enter = Allow once
 	a.dump("assistant: Created **hello.txt**")
 	if body, err := os.ReadFile(filepath.Join(a.home, "project", "hello.txt")); err != nil || string(body) != "hello from AgentDesk\n" {
 		t.Fatalf("the approved edit was not made: %q %v", body, err)
