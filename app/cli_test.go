@@ -367,3 +367,24 @@ func TestExtShowNamesSkillConflicts(t *testing.T) {
 		t.Fatalf("ext show does not name the conflict:\n%s", out)
 	}
 }
+
+// run_command (and so the model) never sees a credential of the app's
+// environment; ordinary variables stay.
+func TestRunCommandGetsNoCredentials(t *testing.T) {
+	server := llmtest.NewOpenAI(t)
+	server.Push(llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "run_command", Args: `{"command":"env"}`}}}, llmtest.Reply{Text: "done"})
+	c := newCLI(t, "AGENTDESK_BASE_URL="+server.URL, "AGENTDESK_MODEL=m", "AGENTDESK_API_KEY=k-agentdesk",
+		"OPENAI_API_KEY=sk-leak-1", "GITHUB_TOKEN=ghp-leak-2", "AWS_SECRET_ACCESS_KEY=leak-3", "DB_PASSWORD=leak-4", "JAVA_HOME=/opt/jdk-kept")
+	if _, errOut, code := c.run("", "run", "--project", t.TempDir(), "--approve", "all", "show env"); code != 0 {
+		t.Fatalf("run: %d\n%s", code, errOut)
+	}
+	results := strings.Join(server.Requests()[1].Messages[len(server.Requests()[1].Messages)-1].ToolResults, "\n")
+	if !strings.Contains(results, "JAVA_HOME=/opt/jdk-kept") {
+		t.Fatalf("the command's environment lost ordinary variables:\n%s", results)
+	}
+	for _, leak := range []string{"k-agentdesk", "sk-leak-1", "ghp-leak-2", "leak-3", "leak-4"} {
+		if strings.Contains(results, leak) {
+			t.Errorf("%s reached run_command", leak)
+		}
+	}
+}

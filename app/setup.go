@@ -6,12 +6,12 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/agentdesk/agentdesk/agent"
 	"github.com/agentdesk/agentdesk/agent/llm"
+	"github.com/agentdesk/agentdesk/agent/tools"
 	"github.com/agentdesk/agentdesk/extensions"
 	"github.com/agentdesk/agentdesk/extensions/hookrun"
 	"github.com/agentdesk/agentdesk/storage"
@@ -187,18 +187,17 @@ func (c *core) newAgent(approver agent.Approver, policy func() agent.Policy) *ag
 	return agent.New(agent.Config{
 		DB: c.db, Provider: c.provider, Lifecycle: c.disp, Skills: c.disp, Approver: approver, Policy: policy,
 		HomeDir: home, RalphRounds: func() int { return agent.LoadRalphRounds(context.Background(), c.db) },
-		CommandEnv: commandEnv(), Logger: c.log,
+		CommandEnv: c.commandEnv(), Logger: c.log,
 	})
 }
 
-// commandEnv is run_command's environment: the user's, minus AgentDesk's
-// own credential variable.
-func commandEnv() []string {
-	var env []string
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, envAPIKey+"=") {
-			env = append(env, kv)
-		}
+// commandEnv is run_command's environment: the user's, less every
+// credential-looking variable, AgentDesk's own key variable and the one
+// the provider settings name (tools.CommandEnv).
+func (c *core) commandEnv() []string {
+	remove := []string{envAPIKey}
+	if ps, _, err := agent.LoadProvider(context.Background(), c.db); err == nil && ps.APIKeyEnv != "" {
+		remove = append(remove, ps.APIKeyEnv)
 	}
-	return env
+	return tools.CommandEnv(os.Environ(), nil, remove)
 }
