@@ -12,6 +12,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/agentdesk/agentdesk/agent/safetext"
 	"github.com/agentdesk/agentdesk/agent/skills"
 	"github.com/agentdesk/agentdesk/extensions"
 )
@@ -124,6 +125,7 @@ func (x *extCLI) installOne(ctx context.Context, src extensions.Source) error {
 	if err != nil {
 		return err
 	}
+	info = info.ForDisplay()
 	fmt.Fprintf(x.out, "installed %s %s at %s (disabled)\n", info.ID, orDash(info.Version), info.Commit)
 	x.printDiagnostics(info)
 	fmt.Fprintf(x.out, "review and enable it with: agentdesk ext enable %s\n", info.ID)
@@ -139,7 +141,7 @@ func (x *extCLI) printMarketplace(e *extensions.MarketplaceError) {
 		if p.Unsupported != "" {
 			desc = "(cannot be installed: " + p.Unsupported + ")"
 		}
-		fmt.Fprintf(w, "%s\t%s\t%s\n", p.Name, orDash(p.Version), firstLine(desc))
+		fmt.Fprintf(w, "%s\t%s\t%s\n", p.Name, orDash(safetext.Strip(p.Version)), firstLine(safetext.Strip(desc)))
 	}
 	w.Flush()
 }
@@ -159,6 +161,7 @@ func (x *extCLI) list(ctx context.Context, a cmdArgs) error {
 	w := tabwriter.NewWriter(x.out, 2, 4, 2, ' ', 0)
 	fmt.Fprintln(w, "ID\tNAME\tVERSION\tSTATUS\tCOMMIT\tHOOKS\tSKILLS")
 	for _, i := range infos {
+		i = i.ForDisplay()
 		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%d\t%d\n", i.ID, i.Name, orDash(i.Version), i.Status, extensions.ShortCommit(i.Commit), len(i.Hooks), len(i.Skills))
 	}
 	return w.Flush()
@@ -177,7 +180,7 @@ func (x *extCLI) show(ctx context.Context, a cmdArgs) error {
 	if a.bools["json"] {
 		return writeJSON(x.out, info)
 	}
-	x.printInfo(info)
+	x.printInfo(info.ForDisplay())
 	return nil
 }
 
@@ -323,6 +326,7 @@ func (x *extCLI) askOption(o extensions.OptionValue, where string) string {
 }
 
 func (x *extCLI) printTrust(t extensions.Trust) {
+	t = t.ForDisplay()
 	if t.Reason != "" {
 		fmt.Fprintf(x.out, "%s needs review: %s\n", t.Name, t.Reason)
 	}
@@ -334,7 +338,7 @@ func (x *extCLI) printTrust(t extensions.Trust) {
 	if t.Diff != nil && !t.Diff.Empty() {
 		fmt.Fprintln(x.out, "Changed since you last trusted it:")
 		for _, line := range extensions.DiffLines(*t.Diff) {
-			fmt.Fprintf(x.out, "  %s\n", line)
+			fmt.Fprintf(x.out, "  %s\n", safetext.Visible(line))
 		}
 	}
 	fmt.Fprintln(x.out, t.Warning)
@@ -442,9 +446,9 @@ func (x *extCLI) update(ctx context.Context, a cmdArgs) error {
 		fmt.Fprintf(x.out, "%s is already up to date (%s)\n", id, extensions.ShortCommit(res.NewCommit))
 		return nil
 	}
-	fmt.Fprintf(x.out, "updated %s %s → %s (%s → %s)\n", id, extensions.ShortCommit(res.OldCommit), extensions.ShortCommit(res.NewCommit), orDash(res.OldVersion), orDash(res.Info.Version))
+	fmt.Fprintf(x.out, "updated %s %s → %s (%s → %s)\n", id, extensions.ShortCommit(res.OldCommit), extensions.ShortCommit(res.NewCommit), orDash(safetext.Strip(res.OldVersion)), orDash(safetext.Strip(res.Info.Version)))
 	for _, line := range extensions.DiffLines(res.Hooks) {
-		fmt.Fprintf(x.out, "  %s\n", line)
+		fmt.Fprintf(x.out, "  %s\n", safetext.Visible(line))
 	}
 	if res.SkillsDiff != "" {
 		fmt.Fprintf(x.out, "  %s\n", res.SkillsDiff)

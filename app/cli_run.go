@@ -14,6 +14,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/agent"
 	"github.com/agentdesk/agentdesk/agent/llm"
+	"github.com/agentdesk/agentdesk/agent/safetext"
 )
 
 func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -128,7 +129,7 @@ func (p *cliPrinter) drain(b *agent.Bus) {
 		}
 	}
 	if stream.Active && len(stream.Text) > p.printed {
-		fmt.Fprint(p.out, stream.Text[p.printed:])
+		fmt.Fprint(p.out, safetext.Strip(stream.Text[p.printed:]))
 		p.printed = len(stream.Text)
 	}
 }
@@ -138,14 +139,14 @@ func (p *cliPrinter) entry(e agent.Entry) {
 	case llm.RoleAssistant:
 		text := e.Message().Text()
 		if len(text) > p.printed {
-			fmt.Fprint(p.out, text[p.printed:])
+			fmt.Fprint(p.out, safetext.Strip(text[p.printed:]))
 		}
 		if text != "" {
 			fmt.Fprintln(p.out)
 		}
 		p.printed = 0
 		for _, c := range e.Message().ToolCalls() {
-			fmt.Fprintf(p.errOut, "▸ %s %s\n", c.Name, c.Args)
+			fmt.Fprintf(p.errOut, "▸ %s %s\n", safetext.Visible(c.Name), safetext.Visible(c.Args))
 		}
 	case llm.RoleTool:
 		for _, r := range e.Parts {
@@ -153,7 +154,7 @@ func (p *cliPrinter) entry(e agent.Entry) {
 			if r.IsError {
 				mark = "✗"
 			}
-			fmt.Fprintf(p.errOut, "  %s %s: %s\n", mark, r.Name, firstLine(r.Text))
+			fmt.Fprintf(p.errOut, "  %s %s: %s\n", mark, safetext.Visible(r.Name), safetext.Strip(firstLine(r.Text)))
 		}
 	case agent.RoleHost:
 		p.host(e.Host)
@@ -164,6 +165,10 @@ func (p *cliPrinter) host(h *agent.Host) {
 	if h == nil {
 		return
 	}
+	// Host entries quote hooks and servers: systemMessage, stderr, reasons.
+	safe := *h
+	safe.Label, safe.Text, safe.Source, safe.Event = safetext.Strip(h.Label), safetext.Strip(h.Text), safetext.Strip(h.Source), safetext.Strip(h.Event)
+	h = &safe
 	switch h.Kind {
 	case agent.HostError:
 		p.status = 1
@@ -198,12 +203,13 @@ func (c *cliApprover) Request(ctx context.Context, req agent.ApprovalRequest) ag
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	fmt.Fprintf(c.out, "\n%s wants to run:\n", req.Tool)
+	// The model wrote these: shown exactly, escapes made visible.
 	if req.Preview.Command != "" {
-		fmt.Fprintf(c.out, "  %s\n  in %s\n", req.Preview.Command, req.Preview.Dir)
+		fmt.Fprintf(c.out, "  %s\n  in %s\n", safetext.Visible(req.Preview.Command), req.Preview.Dir)
 	} else if req.Preview.Diff != "" {
-		fmt.Fprintln(c.out, req.Preview.Diff)
+		fmt.Fprintln(c.out, safetext.Visible(req.Preview.Diff))
 	} else {
-		fmt.Fprintf(c.out, "  %s\n", req.Summary)
+		fmt.Fprintf(c.out, "  %s\n", safetext.Visible(req.Summary))
 	}
 	fmt.Fprint(c.out, "Allow? [y]es once / [a]lways this session / [N]o: ")
 	answer := make(chan string, 1)

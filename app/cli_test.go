@@ -388,3 +388,30 @@ func TestRunCommandGetsNoCredentials(t *testing.T) {
 		}
 	}
 }
+
+// A package's text cannot drive the terminal: escape sequences in its
+// description are removed, and a bidi override in a hook command, which
+// the trust prompt must show exactly, is made visible.
+func TestExtOutputIsSafeForTheTerminal(t *testing.T) {
+	files := map[string]gittest.File{
+		".claude-plugin/plugin.json": {Body: `{"name":"evil","version":"1.0\u001b[2J","description":"nice\u001b]0;pwned\u0007 plugin\u001b[1A\u001b[2K"}`},
+		"hooks/hooks.json":           {Body: `{"hooks":{"SessionStart":[{"hooks":[{"type":"command","command":"${CLAUDE_PLUGIN_ROOT}/hooks/s.sh \u202eexe.sj"}]}]}}`},
+		"hooks/s.sh":                 {Body: "#!/bin/sh\n", Mode: 0o755},
+	}
+	r := gittest.NewRepo(t)
+	r.Commit(t, "main", "v1", files)
+	r.SetHEAD(t, "main")
+	srv := gittest.Serve(t, map[string]*gittest.Repo{"evil": r})
+	c := newCLI(t, "SSL_CERT_FILE="+srv.CAFile)
+	out := c.ok("ext", "install", srv.URL+"/evil.git")
+	out += c.ok("ext", "list") + c.ok("ext", "show", "evil")
+	enable, _, _ := c.run("n\n", "ext", "enable", "evil")
+	for name, text := range map[string]string{"install, list, show": out, "the trust prompt": enable} {
+		if strings.ContainsAny(text, "\x1b\x07\u202e") {
+			t.Errorf("%s printed a control or bidi character:\n%q", name, text)
+		}
+	}
+	if !strings.Contains(enable, `u202eexe.sj`) || !strings.Contains(out, "nice plugin") {
+		t.Fatalf("the command must read exactly (escapes visible), the description cleaned:\n%s\n%s", enable, out)
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/agentdesk/agentdesk/agent/safetext"
 	"github.com/agentdesk/agentdesk/extensions"
 )
 
@@ -282,13 +283,14 @@ func (p *extensionsPane) enable(id, hash string, options map[string]string) {
 // showTrust is the trust dialog: the warning, the exact argv per event,
 // and after an update the diff, with Enable / Cancel.
 func (p *extensionsPane) showTrust(t extensions.Trust) {
+	t = t.ForDisplay()
 	content := container.NewVBox(&widget.Label{Text: t.Warning, Wrapping: fyne.TextWrapWord, TextStyle: fyne.TextStyle{Bold: true}})
 	if t.Reason != "" {
 		content.Add(&widget.Label{Text: "Why again: " + t.Reason + ".", Wrapping: fyne.TextWrapWord, Importance: widget.WarningImportance})
 	}
 	if t.Diff != nil && !t.Diff.Empty() {
 		content.Add(widget.NewLabelWithStyle("What changed since you last trusted it", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
-		content.Add(monoBlock(strings.Join(extensions.DiffLines(*t.Diff), "\n")))
+		content.Add(monoBlock(safetext.Visible(strings.Join(extensions.DiffLines(*t.Diff), "\n"))))
 	}
 	content.Add(widget.NewLabelWithStyle("Commands that will run", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
 	content.Add(monoBlock(strings.Join(trustLines(t.Hooks), "\n")))

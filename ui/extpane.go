@@ -348,6 +348,9 @@ func (p *extensionsPane) reload() {
 			return
 		}
 		p.infos, p.skills = d.infos, d.winners
+		for i := range p.infos {
+			p.infos[i] = p.infos[i].ForDisplay()
+		}
 		p.render()
 	})
 }

@@ -1,0 +1,66 @@
+package extensions
+
+import (
+	"github.com/agentdesk/agentdesk/agent/safetext"
+)
+
+// Text a package wrote reaches a terminal or a label only through these:
+// escape sequences, control, bidi and invisible characters in a name, a
+// description or a diagnostic are removed, and in a command, which must
+// read exactly as it runs, shown as \x1b or \u202e (safetext). JSON
+// output keeps the data as it is (JSON escapes control characters).
+
+// ForDisplay is i made safe to show.
+func (i Info) ForDisplay() Info {
+	s := safetext.Strip
+	i.Name, i.Version, i.Description, i.LastError, i.ReviewReason = s(i.Name), s(i.Version), s(i.Description), s(i.LastError), s(i.ReviewReason)
+	i.Homepage, i.Author, i.License, i.PluginSource = s(i.Homepage), s(i.Author), s(i.License), s(i.PluginSource)
+	i.Hooks = safeHooks(i.Hooks)
+	i.Diagnostics = mapStrings(i.Diagnostics, s)
+	skills := make([]Skill, len(i.Skills))
+	for k, sk := range i.Skills {
+		sk.Name, sk.Description = s(sk.Name), s(sk.Description)
+		skills[k] = sk
+	}
+	i.Skills = skills
+	opts := make([]OptionValue, len(i.Options))
+	for k, o := range i.Options {
+		o.Title, o.Description, o.Value, o.Default = s(o.Title), s(o.Description), s(o.Value), s(o.Default)
+		opts[k] = o
+	}
+	i.Options = opts
+	runs := make([]Run, len(i.RecentRuns))
+	for k, r := range i.RecentRuns {
+		r.Argv, r.Error = mapStrings(r.Argv, safetext.Visible), s(r.Error)
+		runs[k] = r
+	}
+	i.RecentRuns = runs
+	return i
+}
+
+// ForDisplay is t made safe to show; its Hash still names the hooks as
+// they are.
+func (t Trust) ForDisplay() Trust {
+	t.Name, t.Reason = safetext.Strip(t.Name), safetext.Strip(t.Reason)
+	t.Hooks = safeHooks(t.Hooks)
+	return t
+}
+
+func safeHooks(hooks []Hook) []Hook {
+	out := make([]Hook, len(hooks))
+	for k, h := range hooks {
+		h.Argv = mapStrings(h.Argv, safetext.Visible)
+		h.Matcher, h.Inactive, h.LastError = safetext.Visible(h.Matcher), safetext.Strip(h.Inactive), safetext.Strip(h.LastError)
+		h.CommandWindows = safetext.Visible(h.CommandWindows)
+		out[k] = h
+	}
+	return out
+}
+
+func mapStrings(in []string, f func(string) string) []string {
+	out := make([]string, len(in))
+	for k, v := range in {
+		out[k] = f(v)
+	}
+	return out
+}
