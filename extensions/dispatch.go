@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/agentdesk/agentdesk/agent"
 	"github.com/agentdesk/agentdesk/agent/skills"
@@ -146,6 +147,27 @@ func (c call) stdin() []byte {
 		in[k] = v
 	}
 	b, _ := json.Marshal(in)
+	return fitPrompt(in, b)
+}
+
+// fitPrompt keeps a hook's input within hookrun.MaxStdin by cutting the
+// user's prompt (the one field that can be that long) and saying so with
+// "prompt_truncated": true. A long prompt is the user's right, never a
+// hook failure.
+func fitPrompt(in map[string]any, b []byte) []byte {
+	prompt, ok := in["prompt"].(string)
+	for ok && len(b) > hookrun.MaxStdin && prompt != "" {
+		// JSON escaping may make the text longer than its bytes: keep the
+		// share that fits, less a margin, then measure again.
+		cut := int(int64(len(prompt))*int64(hookrun.MaxStdin-4096)/int64(len(b))) - 64
+		cut = max(cut, 0)
+		for cut > 0 && !utf8.RuneStart(prompt[cut]) {
+			cut--
+		}
+		prompt = prompt[:cut]
+		in["prompt"], in["prompt_truncated"] = prompt, true
+		b, _ = json.Marshal(in)
+	}
 	return b
 }
 

@@ -31,8 +31,9 @@ const (
 	// KillGrace is how long a terminated process group has between SIGTERM
 	// and SIGKILL.
 	KillGrace = time.Second
-	// MaxStdin is the largest hook input accepted.
-	MaxStdin = 64 << 10
+	// MaxStdin is the largest hook input accepted (a longer prompt is sent
+	// truncated, see the dispatcher).
+	MaxStdin = 1 << 20
 	// MaxStdout is how much stdout is kept; more is a failure.
 	MaxStdout = 64 << 10
 	// MaxStderr is how much stderr is kept; more is drained and dropped.

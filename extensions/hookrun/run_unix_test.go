@@ -214,7 +214,7 @@ func TestRunRefusesOversizedStdin(t *testing.T) {
 	spec.Stdin = make([]byte, MaxStdin+1)
 	res := Run(context.Background(), spec)
 	f := requireFailure(t, res.Err, StartFailed)
-	if !strings.Contains(f.Msg, "over the 64 KiB limit") || res.ExitCode != -1 {
+	if !strings.Contains(f.Msg, "over the 1 MiB limit") || res.ExitCode != -1 {
 		t.Fatalf("failure %v, exit %d", f, res.ExitCode)
 	}
 }
