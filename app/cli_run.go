@@ -18,13 +18,13 @@ import (
 )
 
 func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	a, err := parseArgs(args, []string{"project", "session", "approve"}, []string{"new"})
+	a, err := parseArgs(args, []string{"project", "session", "approve", "prompt-file"}, []string{"new"})
 	if err != nil {
 		return fail(stderr, err)
 	}
-	prompt := strings.TrimSpace(strings.Join(a.pos, " "))
-	if prompt == "" {
-		return fail(stderr, errors.New("run: expected a PROMPT (or a host command such as /compact)"))
+	prompt, answers, err := cliPrompt(a, stdin)
+	if err != nil {
+		return fail(stderr, err)
 	}
 	if a.vals["session"] != "" && a.bools["new"] {
 		return fail(stderr, errors.New("run: use --session ID or --new, not both"))
@@ -40,13 +40,58 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return fail(stderr, err)
 	}
 	defer c.close()
-	ag := c.newAgent(&cliApprover{in: bufio.NewReader(stdin), out: stderr}, func() agent.Policy { return policy })
+	if answers != nil {
+		defer answers.Close()
+	}
+	ag := c.newAgent(&cliApprover{in: bufio.NewReader(readerOrEmpty(answers)), out: stderr}, func() agent.Policy { return policy })
 	s, err := openCLISession(ctx, ag, a)
 	if err != nil {
 		return fail(stderr, err)
 	}
 	defer s.Close()
 	return runPrompt(ctx, s, prompt, stdout, stderr)
+}
+
+// cliPrompt reads the prompt: the arguments, or --prompt-file PATH ("-"
+// for stdin), which a prompt longer than one argument may be (the OS caps
+// one at 128 KiB). Approval questions are answered on stdin, or, when the
+// prompt came from it, on the terminal (/dev/tty); with neither, answers
+// is nil and every question is answered no.
+func cliPrompt(a cmdArgs, stdin io.Reader) (prompt string, answers io.ReadCloser, err error) {
+	answers = io.NopCloser(stdin)
+	switch file := a.vals["prompt-file"]; {
+	case file != "" && len(a.pos) > 0:
+		return "", nil, errors.New("run: give the prompt as arguments or with --prompt-file, not both")
+	case file == "-":
+		data, err := io.ReadAll(stdin)
+		if err != nil {
+			return "", nil, fmt.Errorf("run: read the prompt from stdin: %w", err)
+		}
+		prompt, answers = string(data), nil // without a terminal, questions are denied
+		if tty, err := os.Open("/dev/tty"); err == nil {
+			answers = tty
+		}
+	case file != "":
+		data, err := os.ReadFile(file)
+		if err != nil {
+			return "", nil, fmt.Errorf("run: %w", err)
+		}
+		prompt = string(data)
+	default:
+		prompt = strings.Join(a.pos, " ")
+	}
+	if prompt = strings.TrimSpace(prompt); prompt == "" {
+		return "", nil, errors.New("run: expected a PROMPT (or a host command such as /compact), or --prompt-file PATH")
+	}
+	return prompt, answers, nil
+}
+
+// readerOrEmpty reads r, or nothing (an immediate EOF: a denial) for nil.
+func readerOrEmpty(r io.ReadCloser) io.Reader {
+	if r == nil {
+		return strings.NewReader("")
+	}
+	return r
 }
 
 func cliPolicy(flag string) (agent.Policy, error) {

@@ -415,3 +415,34 @@ func TestExtOutputIsSafeForTheTerminal(t *testing.T) {
 		t.Fatalf("the command must read exactly (escapes visible), the description cleaned:\n%s\n%s", enable, out)
 	}
 }
+
+// A prompt longer than one argument may be comes from --prompt-file; from
+// stdin ("-"), approval questions cannot be answered there, and without a
+// terminal they are denied.
+func TestRunPromptFile(t *testing.T) {
+	server := llmtest.NewOpenAI(t)
+	server.Push(llmtest.Reply{Text: "read it"},
+		llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "run_command", Args: `{"command":"touch made.txt"}`}}}, llmtest.Reply{Text: "done"})
+	server.SetContextLength(262144) // read by AgentDesk, as from ds4-server
+	c := newCLI(t, "AGENTDESK_BASE_URL="+server.URL, "AGENTDESK_MODEL=m")
+	project := t.TempDir()
+	big := strings.Repeat("word ", 60_000) + "end" // 300 KB: more than one argument may hold
+	file := filepath.Join(t.TempDir(), "prompt.txt")
+	os.WriteFile(file, []byte(big), 0o644)
+	if out, errOut, code := c.run("", "run", "--project", project, "--prompt-file", file); code != 0 || out != "read it\n" {
+		t.Fatalf("--prompt-file: %d %q %s", code, out, errOut)
+	}
+	if got := server.Requests()[0].LastMessage().Texts; len(got) != 1 || got[0] != big {
+		t.Fatalf("the prompt sent is %d bytes, want the file's %d", len(strings.Join(got, "")), len(big))
+	}
+	_, errOut, code := c.run("make a file\n", "run", "--project", project, "--prompt-file", "-")
+	if code != 0 || !strings.Contains(errOut, "Allow?") {
+		t.Fatalf("--prompt-file -: %d\n%s", code, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(project, "made.txt")); err == nil {
+		t.Fatal("a question was answered yes without a terminal")
+	}
+	if _, errOut, code := c.run("", "run", "--prompt-file", file, "and words"); code == 0 || !strings.Contains(errOut, "not both") {
+		t.Fatalf("prompt twice: %d %s", code, errOut)
+	}
+}

@@ -104,6 +104,7 @@ type Server struct {
 	requests []Request
 	arrived  chan struct{} // closed and replaced whenever a request is recorded
 	models   []string      // what GET /v1/models lists
+	window   int           // context_length GET /v1/models states; 0: none
 }
 
 // NewOpenAI starts a fake OpenAI-compatible server serving
@@ -140,6 +141,20 @@ func (s *Server) SetModels(ids ...string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.models = append([]string(nil), ids...)
+}
+
+// SetContextLength makes GET /v1/models state context_length for every
+// model, as ds4-server does.
+func (s *Server) SetContextLength(n int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.window = n
+}
+
+func (s *Server) contextLength() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.window
 }
 
 func (s *Server) modelIDs() []string {

@@ -30,8 +30,13 @@ func (openAIWire) routes(s *Server, mux *http.ServeMux) {
 	mux.HandleFunc("POST /v1/chat/completions", s.serveModel)
 	mux.HandleFunc("GET /v1/models", func(w http.ResponseWriter, _ *http.Request) {
 		var data []any
+		window := s.contextLength()
 		for _, id := range s.modelIDs() {
-			data = append(data, map[string]any{"id": id, "object": "model", "created": chunkCreated, "owned_by": "llmtest"})
+			m := map[string]any{"id": id, "object": "model", "created": chunkCreated, "owned_by": "llmtest"}
+			if window > 0 { // as ds4-server states it
+				m["context_length"] = window
+			}
+			data = append(data, m)
 		}
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = w.Write(mustJSON(map[string]any{"object": "list", "data": data}))
