@@ -76,10 +76,10 @@ func TestKeepalivesKeepALongPrefillAlive(t *testing.T) {
 	for _, w := range wires {
 		t.Run(w.name, func(t *testing.T) {
 			e := newEnvOn(t, w.start(t))
-			// Shortened clock: no byte for 300 ms would be a timeout, and the
-			// prefill takes 8 × 100 ms of keepalives before the first event.
-			e.deadlines = func(c *llm.Config) { c.FirstByteTimeout, c.IdleTimeout = 300*time.Millisecond, 300*time.Millisecond }
-			e.server.Push(llmtest.Reply{Text: "done prefilling", Keepalives: 8, KeepaliveEvery: 100 * time.Millisecond})
+			// Shortened clock: no byte for 600 ms would be a timeout, and the
+			// prefill takes 12 × 100 ms of keepalives before the first event.
+			e.deadlines = func(c *llm.Config) { c.FirstByteTimeout, c.IdleTimeout = 600*time.Millisecond, 600*time.Millisecond }
+			e.server.Push(llmtest.Reply{Text: "done prefilling", Keepalives: 12, KeepaliveEvery: 100 * time.Millisecond})
 			s := e.newSession()
 			statuses := watchStatuses(s)
 			e.send(s, "a very long prompt")

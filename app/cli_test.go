@@ -259,12 +259,12 @@ func TestPreferencesSectionMustExist(t *testing.T) {
 
 // A prefill longer than the first-byte deadline succeeds while the server
 // sends ds4-server's ": prefill" keepalives (the clock shortened through
-// the environment: 300 ms stand for the default minutes).
+// the environment: 600 ms stand for the default minutes).
 func TestRunSurvivesALongPrefillWithKeepalives(t *testing.T) {
 	server := llmtest.NewOpenAI(t)
-	server.Push(llmtest.Reply{Text: "Prefilled.", Keepalives: 10, KeepaliveEvery: 100 * time.Millisecond})
+	server.Push(llmtest.Reply{Text: "Prefilled.", Keepalives: 15, KeepaliveEvery: 100 * time.Millisecond})
 	c := newCLI(t, "AGENTDESK_BASE_URL="+server.URL, "AGENTDESK_MODEL=m",
-		"AGENTDESK_FIRST_BYTE_TIMEOUT=300ms", "AGENTDESK_IDLE_TIMEOUT=300ms")
+		"AGENTDESK_FIRST_BYTE_TIMEOUT=600ms", "AGENTDESK_IDLE_TIMEOUT=600ms")
 	out, errOut, code := c.run("", "run", "--project", t.TempDir(), "a long prompt")
 	if code != 0 || out != "Prefilled.\n" {
 		t.Fatalf("run: exit %d\nstdout %q\nstderr %s", code, out, errOut)

@@ -47,15 +47,15 @@ func call(t *testing.T, dog *Watchdog, url string) (waits int, err error) {
 }
 
 func TestKeepaliveBytesKeepACallAlivePastTheFirstByteDeadline(t *testing.T) {
-	url := keepaliveServer(t, 6, 50*time.Millisecond) // 300 ms before the event
-	dog := Watch(context.Background(), 120*time.Millisecond, 120*time.Millisecond)
+	url := keepaliveServer(t, 12, 50*time.Millisecond) // 600 ms before the event
+	dog := Watch(context.Background(), 300*time.Millisecond, 300*time.Millisecond)
 	defer dog.Stop()
 	waits, err := call(t, dog, url)
 	if err != nil {
 		t.Fatalf("the call died although bytes kept coming: %v (cause %v)", err, context.Cause(dog.Context()))
 	}
-	if waits < 6 {
-		t.Fatalf("waiting reported %d times, want one per keepalive read (≥ 6)", waits)
+	if waits < 12 {
+		t.Fatalf("waiting reported %d times, want one per keepalive read (≥ 12)", waits)
 	}
 }
 
