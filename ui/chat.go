@@ -457,7 +457,13 @@ func (c *chatView) onStop() {
 	if c.session == nil {
 		return
 	}
-	if returned := c.session.Stop(); len(returned) > 0 && strings.TrimSpace(c.composer.Text) == "" {
+	// Queued prompts come back to the composer, ahead of any draft: Stop
+	// never loses what the user typed.
+	returned := c.session.Stop()
+	if draft := strings.TrimSpace(c.composer.Text); draft != "" && len(returned) > 0 {
+		returned = append(returned, draft)
+	}
+	if len(returned) > 0 {
 		c.composer.SetText(strings.Join(returned, "\n\n"))
 	}
 }

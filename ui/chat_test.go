@@ -171,10 +171,11 @@ func TestStopCancelsTheTurnAndReturnsQueuedPrompts(t *testing.T) {
 	}
 	u.chat.onSend("second")
 	h.loop.waitFor(t, "the queue label", func() bool { return strings.Contains(windowText(u.main), "queued: second") })
+	u.chat.composer.SetText("a draft in progress") // Stop must not drop the queue because of it
 	test.Tap(u.chat.stopBtn)
 	h.loop.waitFor(t, "the stop", func() bool { return strings.Contains(windowText(u.main), "Stopped.") })
-	if u.chat.composer.Text != "second" {
-		t.Fatalf("queued prompt not returned to the composer: %q", u.chat.composer.Text)
+	if u.chat.composer.Text != "second\n\na draft in progress" {
+		t.Fatalf("queued prompt and draft not both in the composer: %q", u.chat.composer.Text)
 	}
 }
 
