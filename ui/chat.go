@@ -112,10 +112,22 @@ func (c *chatView) buildEmptyState() fyne.CanvasObject {
 	return container.NewCenter(container.NewGridWrap(fyne.NewSize(460, 140), container.NewVBox(msg, container.NewCenter(open))))
 }
 
+// installShortcuts registers the window's shortcuts; the composer passes
+// them on, so they work while it has the focus (a focused entry gets
+// shortcuts first and would swallow them).
 func (c *chatView) installShortcuts() {
 	canvas := c.u.main.Canvas()
-	canvas.AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyN, Modifier: fyne.KeyModifierShortcutDefault}, func(fyne.Shortcut) { c.onNewSession() })
-	canvas.AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyComma, Modifier: fyne.KeyModifierShortcutDefault}, func(fyne.Shortcut) { c.u.ShowPreferences(sectionProviders) })
+	for _, sc := range []struct {
+		key fyne.KeyName
+		run func()
+	}{
+		{fyne.KeyN, c.onNewSession},
+		{fyne.KeyComma, func() { c.u.ShowPreferences(sectionProviders) }},
+	} {
+		shortcut := &desktop.CustomShortcut{KeyName: sc.key, Modifier: fyne.KeyModifierShortcutDefault}
+		canvas.AddShortcut(shortcut, func(fyne.Shortcut) { sc.run() })
+		c.composer.passOn(shortcut)
+	}
 	canvas.SetOnTypedKey(func(k *fyne.KeyEvent) {
 		if k.Name == fyne.KeyEscape {
 			c.onStop()

@@ -13,6 +13,7 @@ type composer struct {
 	onSend  func(string)
 	onStop  func()
 	shifted bool
+	window  map[string]bool // shortcuts of the window, passed on to its canvas
 }
 
 func newComposer(onSend func(string), onStop func()) *composer {
@@ -54,4 +55,25 @@ func (c *composer) TypedKey(k *fyne.KeyEvent) {
 		return
 	}
 	c.Entry.TypedKey(k)
+}
+
+// passOn makes shortcut, one of the window's, reach the window while the
+// composer has the focus.
+func (c *composer) passOn(shortcut fyne.Shortcut) {
+	if c.window == nil {
+		c.window = map[string]bool{}
+	}
+	c.window[shortcut.ShortcutName()] = true
+}
+
+// TypedShortcut hands the window's shortcuts (Ctrl/Cmd+N, Ctrl/Cmd+,) to
+// its canvas and keeps the entry's own (copy, paste, word moves).
+func (c *composer) TypedShortcut(s fyne.Shortcut) {
+	if c.window[s.ShortcutName()] {
+		if cv, ok := fyne.CurrentApp().Driver().CanvasForObject(c).(interface{ TypedShortcut(fyne.Shortcut) }); ok {
+			cv.TypedShortcut(s)
+			return
+		}
+	}
+	c.Entry.TypedShortcut(s)
 }
