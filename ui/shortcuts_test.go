@@ -17,7 +17,9 @@ func TestShortcutsFromTheComposer(t *testing.T) {
 	u.main.Canvas().Focus(u.chat.composer)
 	test.Type(u.chat.composer, "draft")
 	u.chat.composer.TypedShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyComma, Modifier: fyne.KeyModifierShortcutDefault})
-	h.loop.waitFor(t, "Preferences", func() bool { return u.prefs != nil && u.prefs.win != nil && strings.Contains(windowText(u.prefs.win), "Providers") })
+	h.loop.waitFor(t, "Preferences", func() bool {
+		return u.prefs != nil && u.prefs.win != nil && strings.Contains(windowText(u.prefs.win), "Providers")
+	})
 
 	u.chat.composer.TypedShortcut(&fyne.ShortcutSelectAll{})
 	u.chat.composer.TypedShortcut(&fyne.ShortcutCopy{Clipboard: h.app.Clipboard()})
