@@ -4,8 +4,8 @@ package main
 
 import (
 	"bufio"
-	"fmt"
 	"bytes"
+	"fmt"
 	"image"
 	"image/png"
 	"os"
