@@ -324,12 +324,8 @@ func TestExtEnableAsksForSettingsAndKeepsSecretsOut(t *testing.T) {
 		"hooks/hooks.json": {Body: `{"hooks":{"SessionStart":[{"hooks":[{"type":"command","command":"${CLAUDE_PLUGIN_ROOT}/hooks/s.sh ${user_config.region}"}]}]}}`},
 		"hooks/s.sh":       {Body: "#!/bin/sh\necho hi\n", Mode: 0o755},
 	}
-	r := gittest.NewRepo(t)
-	r.Commit(t, "main", "v1", files)
-	r.SetHEAD(t, "main")
-	srv := gittest.Serve(t, map[string]*gittest.Repo{"opts": r})
-	c := newCLI(t, "SSL_CERT_FILE="+srv.CAFile)
-	c.ok("ext", "install", srv.URL+"/opts.git")
+	c, url := cliWithRepo(t, "opts", files)
+	c.ok("ext", "install", url)
 
 	// --yes never waits: the required token is missing, so it stays inactive.
 	out := c.ok("ext", "enable", "opts", "--yes")
@@ -353,15 +349,11 @@ func TestExtEnableAsksForSettingsAndKeepsSecretsOut(t *testing.T) {
 }
 
 func TestExtShowNamesSkillConflicts(t *testing.T) {
-	r := gittest.NewRepo(t)
-	r.Commit(t, "main", "v1", fixture(t))
-	r.SetHEAD(t, "main")
-	srv := gittest.Serve(t, map[string]*gittest.Repo{"fixture": r})
-	c := newCLI(t, "SSL_CERT_FILE="+srv.CAFile)
+	c, url := cliWithRepo(t, "fixture", fixture(t))
 	own := filepath.Join(c.home, "fakehome", ".agents", "skills", "fixture-skill")
 	os.MkdirAll(own, 0o755)
 	os.WriteFile(filepath.Join(own, "SKILL.md"), []byte("---\nname: fixture-skill\ndescription: mine\n---\n"), 0o644)
-	c.ok("ext", "install", srv.URL+"/fixture.git")
+	c.ok("ext", "install", url)
 	c.ok("ext", "enable", "fixture", "--yes")
 	if out := c.ok("ext", "show", "fixture"); !strings.Contains(out, `skill "fixture-skill" conflicts with user, which wins`) {
 		t.Fatalf("ext show does not name the conflict:\n%s", out)
@@ -398,12 +390,8 @@ func TestExtOutputIsSafeForTheTerminal(t *testing.T) {
 		"hooks/hooks.json":           {Body: `{"hooks":{"SessionStart":[{"hooks":[{"type":"command","command":"${CLAUDE_PLUGIN_ROOT}/hooks/s.sh \u202eexe.sj"}]}]}}`},
 		"hooks/s.sh":                 {Body: "#!/bin/sh\n", Mode: 0o755},
 	}
-	r := gittest.NewRepo(t)
-	r.Commit(t, "main", "v1", files)
-	r.SetHEAD(t, "main")
-	srv := gittest.Serve(t, map[string]*gittest.Repo{"evil": r})
-	c := newCLI(t, "SSL_CERT_FILE="+srv.CAFile)
-	out := c.ok("ext", "install", srv.URL+"/evil.git")
+	c, url := cliWithRepo(t, "evil", files)
+	out := c.ok("ext", "install", url)
 	out += c.ok("ext", "list") + c.ok("ext", "show", "evil")
 	enable, _, _ := c.run("n\n", "ext", "enable", "evil")
 	for name, text := range map[string]string{"install, list, show": out, "the trust prompt": enable} {
@@ -445,4 +433,15 @@ func TestRunPromptFile(t *testing.T) {
 	if _, errOut, code := c.run("", "run", "--prompt-file", file, "and words"); code == 0 || !strings.Contains(errOut, "not both") {
 		t.Fatalf("prompt twice: %d %s", code, errOut)
 	}
+}
+
+// cliWithRepo is a CLI in a temp home trusting a loopback HTTPS git
+// server that serves files as repository name; url is its address.
+func cliWithRepo(t *testing.T, name string, files map[string]gittest.File) (*cli, string) {
+	t.Helper()
+	r := gittest.NewRepo(t)
+	r.Commit(t, "main", "v1", files)
+	r.SetHEAD(t, "main")
+	srv := gittest.Serve(t, map[string]*gittest.Repo{name: r})
+	return newCLI(t, "SSL_CERT_FILE="+srv.CAFile), srv.URL + "/" + name + ".git"
 }
