@@ -22,7 +22,7 @@ import (
 // finishFailed is the error a StopError ends the turn with.
 func finishFailed(cfg llm.Config, req llm.Request, resp llm.Response) error {
 	return &llm.Error{Kind: llm.ErrGeneration, URL: cfg.BaseURL, Model: req.Model,
-		Detail: " (finish_reason " + strconv.Quote(resp.StopReason) + ")"}
+		Detail: "finish_reason " + strconv.Quote(resp.StopReason)}
 }
 
 // withoutToolCalls is m less its tool calls.

@@ -9,6 +9,7 @@ import (
 	"cmp"
 	"context"
 	"net/http"
+	"strconv"
 
 	sdk "github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
@@ -69,10 +70,12 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request, onDelta func(llm
 
 	var msg sdk.Message
 	stopped := false
+	open := openTools{}
 	for stream.Next() {
 		dog.Alive()
 		event := stream.Current()
 		emit(event, onDelta)
+		open.see(event)
 		if err := msg.Accumulate(event); err != nil {
 			return llm.Response{}, at.newError(llm.ErrOther, "the server sent a malformed stream", err)
 		}
@@ -85,6 +88,9 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request, onDelta func(llm
 	}
 	if !stopped {
 		return llm.Response{}, at.newError(llm.ErrStreamCut, "the stream ended before message_stop", nil)
+	}
+	if name, ok := open.first(); ok {
+		return llm.Response{}, at.newError(llm.ErrGeneration, "the "+strconv.Quote(name)+" tool call was never completed", nil)
 	}
 	return response(msg), nil
 }

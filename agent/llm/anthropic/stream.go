@@ -25,6 +25,36 @@ func emit(event sdk.MessageStreamEventUnion, onDelta func(llm.Delta)) {
 	}
 }
 
+// openTools holds the tool_use blocks started and not yet stopped, by
+// index. A message that ends with one open carries a tool call the
+// server never finished: ds4-server ends so when the model does not close
+// its call ("unterminated tool call"), with stop_reason "end_turn", and
+// the SDK's Accumulate then replaces the cut-off input with {}. Run, such
+// a call would do something the model never asked for.
+type openTools map[int64]string
+
+func (o openTools) see(event sdk.MessageStreamEventUnion) {
+	switch event.Type {
+	case "content_block_start":
+		if event.ContentBlock.Type == "tool_use" {
+			o[event.Index] = event.ContentBlock.Name
+		}
+	case "content_block_stop":
+		delete(o, event.Index)
+	}
+}
+
+// first is the name of the lowest open tool call, if any.
+func (o openTools) first() (string, bool) {
+	name, ok, lowest := "", false, int64(0)
+	for i, n := range o {
+		if !ok || i < lowest {
+			name, ok, lowest = n, true, i
+		}
+	}
+	return name, ok
+}
+
 // response converts the accumulated message. Redacted thinking is kept
 // as reasoning without text: the API wants it back, unchanged, when the
 // conversation continues after tool use.

@@ -119,6 +119,19 @@ func (anthropicWire) invalid(body map[string]any) string {
 	return ""
 }
 
+// errorEvent is ds4-server's in-band error on /v1/messages, byte for
+// byte (Anthropic's error event shape).
+func (anthropicWire) errorEvent(msg string) []byte {
+	type detail struct {
+		Type    string `json:"type"`
+		Message string `json:"message"`
+	}
+	return mustJSON(struct {
+		Type  string `json:"type"`
+		Error detail `json:"error"`
+	}{"error", detail{"api_error", msg}})
+}
+
 // anthropicTexts reads a string or an array of text blocks.
 func anthropicTexts(v any) []string {
 	if s, ok := v.(string); ok {
@@ -149,6 +162,13 @@ func (a *anthropicStream) send(event string, data map[string]any) {
 
 // block streams one content block: its start, its deltas and its stop.
 func (a *anthropicStream) block(start map[string]any, deltas []map[string]any) {
+	a.open(start, deltas)
+	a.send("content_block_stop", map[string]any{"index": a.index})
+	a.index++
+}
+
+// open streams the start and deltas of a content block, not its stop.
+func (a *anthropicStream) open(start map[string]any, deltas []map[string]any) {
 	a.send("content_block_start", map[string]any{"index": a.index, "content_block": start})
 	for _, d := range deltas {
 		a.send("content_block_delta", map[string]any{"index": a.index, "delta": d})
@@ -156,8 +176,6 @@ func (a *anthropicStream) block(start map[string]any, deltas []map[string]any) {
 			a.st.holdOnce()
 		}
 	}
-	a.send("content_block_stop", map[string]any{"index": a.index})
-	a.index++
 }
 
 // deltas makes one delta of type typ per piece, the piece under key.
@@ -200,11 +218,16 @@ func (anthropicWire) stream(st *sseStream, r Request, reply Reply) {
 		if id == "" {
 			id = "toolu_" + strconv.Itoa(i+1)
 		}
-		a.block(map[string]any{"type": "tool_use", "id": id, "name": call.Name, "input": map[string]any{}},
-			deltas("input_json_delta", "partial_json", pieces(call.Args, argsChunkRunes)))
+		start := map[string]any{"type": "tool_use", "id": id, "name": call.Name, "input": map[string]any{}}
+		args := deltas("input_json_delta", "partial_json", pieces(call.Args, argsChunkRunes))
+		if reply.Unterminated && i == len(reply.ToolCalls)-1 {
+			a.open(start, args)
+			continue
+		}
+		a.block(start, args)
 	}
 	stopReason := "end_turn"
-	if len(reply.ToolCalls) > 0 {
+	if len(reply.ToolCalls) > 0 && !reply.Unterminated {
 		stopReason = "tool_use"
 	}
 	if reply.Finish != "" {

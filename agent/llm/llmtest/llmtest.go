@@ -65,6 +65,17 @@ type Reply struct {
 	// every KeepaliveEvery, after the headers and before the first event.
 	Keepalives     int
 	KeepaliveEvery time.Duration
+
+	// Unterminated ends the answer as ds4-server does when the model never
+	// closes its last tool call: on OpenAI the arguments so far, then
+	// finish_reason "error"; on Anthropic the last tool_use block never
+	// gets its content_block_stop and stop_reason is "end_turn" (ds4-server
+	// words every failure so on /v1/messages).
+	Unterminated bool
+	// ServerError, if set, is sent instead of the answer, after the
+	// keepalives, as ds4-server's in-band error event ("event: error"):
+	// what it sends when a prefill fails after the stream has begun.
+	ServerError string
 }
 
 // DefaultSignature is the thinking signature the Anthropic fake sends when
@@ -87,6 +98,8 @@ type wire interface {
 	// rejects with 400, or "" when the request is acceptable.
 	invalid(body map[string]any) string
 	stream(st *sseStream, r Request, reply Reply)
+	// errorEvent is the data of an in-band "event: error" saying msg.
+	errorEvent(msg string) []byte
 }
 
 // Server is a fake model server. Its zero value is not usable; create one
@@ -265,6 +278,10 @@ func (s *Server) serveModel(w http.ResponseWriter, r *http.Request) {
 	}
 	st := newSSEStream(s, w, r, reply)
 	if !st.keepalives(reply.Keepalives, reply.KeepaliveEvery) {
+		return
+	}
+	if reply.ServerError != "" {
+		st.event("error", s.wire.errorEvent(reply.ServerError))
 		return
 	}
 	s.wire.stream(st, req, reply)

@@ -177,6 +177,9 @@ func (openAIWire) stream(st *sseStream, r Request, reply Reply) {
 	if len(reply.ToolCalls) > 0 {
 		finish = "tool_calls"
 	}
+	if reply.Unterminated {
+		finish = "error"
+	}
 	if reply.Finish != "" {
 		finish = reply.Finish
 	}
@@ -186,6 +189,12 @@ func (openAIWire) stream(st *sseStream, r Request, reply Reply) {
 		st.event("", chunk([]oaChoice{}, &oaUsage{PromptTokens: u.InputTokens, CompletionTokens: u.OutputTokens, TotalTokens: u.InputTokens + u.OutputTokens}))
 	}
 	st.event("", []byte("[DONE]"))
+}
+
+// errorEvent is ds4-server's in-band error on /v1/chat/completions,
+// byte for byte (the keys sort in its order).
+func (openAIWire) errorEvent(msg string) []byte {
+	return mustJSON(map[string]any{"error": map[string]any{"message": msg, "type": "server_error"}})
 }
 
 func usageOf(reply Reply) llm.Usage {
