@@ -12,7 +12,6 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -110,29 +109,6 @@ func (c *chatView) buildEmptyState() fyne.CanvasObject {
 		Wrapping: fyne.TextWrapWord, Alignment: fyne.TextAlignCenter}
 	open := &widget.Button{Text: "Open Folder…", Icon: theme.FolderOpenIcon(), Importance: widget.HighImportance, OnTapped: c.onOpenFolder}
 	return container.NewCenter(container.NewGridWrap(fyne.NewSize(460, 140), container.NewVBox(msg, container.NewCenter(open))))
-}
-
-// installShortcuts registers the window's shortcuts; the composer passes
-// them on, so they work while it has the focus (a focused entry gets
-// shortcuts first and would swallow them).
-func (c *chatView) installShortcuts() {
-	canvas := c.u.main.Canvas()
-	for _, sc := range []struct {
-		key fyne.KeyName
-		run func()
-	}{
-		{fyne.KeyN, c.onNewSession},
-		{fyne.KeyComma, func() { c.u.ShowPreferences(sectionProviders) }},
-	} {
-		shortcut := &desktop.CustomShortcut{KeyName: sc.key, Modifier: fyne.KeyModifierShortcutDefault}
-		canvas.AddShortcut(shortcut, func(fyne.Shortcut) { sc.run() })
-		c.composer.passOn(shortcut)
-	}
-	canvas.SetOnTypedKey(func(k *fyne.KeyEvent) {
-		if k.Name == fyne.KeyEscape {
-			c.onStop()
-		}
-	})
 }
 
 // start restores the last project and checks the model server.
@@ -601,8 +577,8 @@ func (c *chatView) onRename() {
 		return
 	}
 	s := c.sessions[c.selected]
-	entry := &widget.Entry{Text: s.Title}
-	dialog.ShowForm("Rename session", "Rename", "Cancel", []*widget.FormItem{{Text: "Title", Widget: entry}}, func(ok bool) {
+	entry := newDialogEntry(s.Title)
+	d := dialog.NewForm("Rename session", "Rename", "Cancel", []*widget.FormItem{{Text: "Title", Widget: entry}}, func(ok bool) {
 		title := strings.TrimSpace(entry.Text)
 		if !ok || title == "" {
 			return
@@ -616,6 +592,11 @@ func (c *chatView) onRename() {
 			c.reloadSessions(false)
 		})
 	}, c.u.main)
+	entry.OnSubmitted = func(string) { d.Submit() }
+	entry.onEsc = d.Dismiss
+	dialogKeys(c.u.main, d, d.Submit)
+	d.Show()
+	c.u.main.Canvas().Focus(entry)
 }
 
 func (c *chatView) onDelete() {
@@ -623,7 +604,7 @@ func (c *chatView) onDelete() {
 		return
 	}
 	s := c.sessions[c.selected]
-	dialog.ShowConfirm("Delete session", fmt.Sprintf("Delete %q and its whole transcript? This cannot be undone.", s.Title), func(ok bool) {
+	d := dialog.NewConfirm("Delete session", fmt.Sprintf("Delete %q and its whole transcript? This cannot be undone.", s.Title), func(ok bool) {
 		if !ok {
 			return
 		}
@@ -642,6 +623,10 @@ func (c *chatView) onDelete() {
 			c.reloadSessions(false)
 		})
 	}, c.u.main)
+	d.SetConfirmText("Delete")
+	d.SetConfirmImportance(widget.DangerImportance)
+	dialogKeys(c.u.main, d, d.Dismiss) // the safe choice is to keep it
+	d.Show()
 }
 
 func firstLine(s string, max int) string {

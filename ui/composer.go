@@ -53,9 +53,18 @@ func (c *composer) TypedKey(k *fyne.KeyEvent) {
 	case fyne.KeyEscape:
 		c.onStop()
 		return
+	case fyne.KeyF1: // the window's help key
+		if cv := fyne.CurrentApp().Driver().CanvasForObject(c); cv != nil && cv.OnTypedKey() != nil {
+			cv.OnTypedKey()(k)
+		}
+		return
 	}
 	c.Entry.TypedKey(k)
 }
+
+// AcceptsTab is false: Tab and Shift+Tab move the focus, as in every other
+// chat app, instead of inserting a tab into the prompt (fyne.Tabbable).
+func (c *composer) AcceptsTab() bool { return false }
 
 // passOn makes shortcut, one of the window's, reach the window while the
 // composer has the focus.

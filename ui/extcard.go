@@ -312,6 +312,7 @@ func (p *extensionsPane) showTrust(t extensions.Trust) {
 		p.render() // the toggle goes back off
 	}, p.window())
 	d.Resize(fyne.NewSize(760, 520))
+	dialogKeys(p.window(), d, d.Dismiss) // trusting commands takes a click
 	d.Show()
 	if p.onTrust != nil {
 		p.onTrust(d)
@@ -379,7 +380,7 @@ func updateSummary(res extensions.UpdateResult) string {
 func (p *extensionsPane) onRollback(info extensions.Info) {
 	msg := fmt.Sprintf("Go back from %s to the previous version %s? The current version is kept, so you can switch back.",
 		extensions.ShortCommit(info.Commit), extensions.ShortCommit(info.PreviousCommit))
-	dialog.ShowConfirm("Roll back "+info.Name+"?", msg, func(ok bool) {
+	d := dialog.NewConfirm("Roll back "+info.Name+"?", msg, func(ok bool) {
 		if !ok {
 			return
 		}
@@ -388,6 +389,8 @@ func (p *extensionsPane) onRollback(info extensions.Info) {
 			return fmt.Sprintf("Rolled back to %s (%s).", extensions.ShortCommit(after.Commit), orDash(after.Version)), err
 		})
 	}, p.window())
+	dialogKeys(p.window(), d, d.Dismiss)
+	d.Show()
 }
 
 func (p *extensionsPane) onUninstall(info extensions.Info) {
@@ -402,6 +405,8 @@ func (p *extensionsPane) onUninstall(info extensions.Info) {
 		delete(p.state, info.ID)
 	}, p.window())
 	d.SetConfirmText("Uninstall")
+	d.SetConfirmImportance(widget.DangerImportance)
+	dialogKeys(p.window(), d, d.Dismiss) // the safe choice is to keep it
 	d.Show()
 }
 

@@ -71,6 +71,7 @@ func newPrefsWindow(u *UI) *prefsWindow {
 	p.win.Resize(fyne.NewSize(980, 680))
 	p.win.SetContent(p.buildUI())
 	p.win.SetCloseIntercept(p.win.Hide)
+	closeKeys(p.win, p.win.Hide)
 	return p
 }
 
