@@ -175,7 +175,11 @@ func (t *writeFile) Run(_ context.Context, raw json.RawMessage) Result {
 
 // sizeLine describes content as "N lines, M bytes".
 func sizeLine(content string) string {
-	return fmt.Sprintf("%d lines, %d bytes", len(splitLines(content)), len(content))
+	lines := strings.Count(content, "\n")
+	if content != "" && !strings.HasSuffix(content, "\n") {
+		lines++ // the last line has no newline
+	}
+	return fmt.Sprintf("%d lines, %d bytes", lines, len(content))
 }
 
 // editFile is the edit_file tool.
