@@ -59,7 +59,7 @@ func (a *globArgs) parse(raw json.RawMessage) (globQuery, error) {
 func (t *glob) Spec() llm.ToolSpec {
 	return llm.ToolSpec{
 		Name: "glob",
-		Description: fmt.Sprintf("Find files and directories by path pattern. `*`, `?` and `[abc]` match within one "+
+		Description: fmt.Sprintf("Find files and directories by path pattern. `*`, `?`, `[abc]` and `{a,b}` match within one "+
 			"path segment; a segment that is exactly `**` matches any number of directories, so `**/*.go` finds Go "+
 			"files at any depth and `src/**/test_*.py` those under src. Returns matching paths, one per line, "+
 			"directories ending in '/'. Symlinked directories are not followed and .git is never searched. "+

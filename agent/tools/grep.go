@@ -278,7 +278,7 @@ func more(n int) string {
 // names anywhere, like ripgrep's --glob; one with '/' matches the path
 // below the search directory.
 type fileFilter struct {
-	pattern  globPattern // nil: every file
+	pattern  *globPattern // nil: every file
 	nameOnly bool
 }
 
@@ -291,7 +291,7 @@ func parseFileFilter(glob string) (fileFilter, error) {
 	if err != nil {
 		return fileFilter{}, fmt.Errorf("invalid arguments: glob: %w", err)
 	}
-	return fileFilter{pattern: pat, nameOnly: !strings.Contains(slashed, "/")}, nil
+	return fileFilter{pattern: &pat, nameOnly: !strings.Contains(slashed, "/")}, nil
 }
 
 func (f fileFilter) match(rel string) bool {
