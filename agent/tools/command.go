@@ -7,11 +7,13 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/agentdesk/agentdesk/agent/childproc"
 	"github.com/agentdesk/agentdesk/agent/llm"
+	"github.com/invopop/jsonschema"
 )
 
 // runCommand is the run_command tool: a shell command the user approved,
@@ -23,8 +25,16 @@ type runCommand struct {
 }
 
 type runCommandArgs struct {
-	Command        string  `json:"command"`
-	TimeoutSeconds float64 `json:"timeout_seconds"`
+	Command        string  "json:\"command\" jsonschema:\"required\" jsonschema_description:\"The command line, e.g. `go test ./...`.\""
+	TimeoutSeconds float64 `json:"timeout_seconds" jsonschema:"minimum=1" jsonschema_description:"Kill the command after this many seconds."`
+}
+
+// JSONSchemaExtend states the timeout's ceiling, a constant that a tag
+// could only repeat.
+func (runCommandArgs) JSONSchemaExtend(s *jsonschema.Schema) {
+	if p, ok := s.Properties.Get("timeout_seconds"); ok {
+		p.Maximum = json.Number(strconv.Itoa(int(MaxCommandTimeout.Seconds())))
+	}
 }
 
 func (t *runCommand) Spec() llm.ToolSpec {
@@ -35,10 +45,7 @@ func (t *runCommand) Spec() llm.ToolSpec {
 			"of each stream only the first and last %d KiB are kept. The command is killed after timeout_seconds "+
 			"(default %d, at most %d), and background processes it started are stopped when it ends.",
 			HeadTailBytes>>10, int(t.defaultTimeout.Seconds()), int(MaxCommandTimeout.Seconds())),
-		Parameters: parameters([]string{"command"}, map[string]property{
-			"command":         {Type: "string", Description: "The command line, e.g. `go test ./...`."},
-			"timeout_seconds": {Type: "number", Minimum: 1, Maximum: int(MaxCommandTimeout.Seconds()), Description: "Kill the command after this many seconds."},
-		}),
+		Parameters: schemaOf(runCommandArgs{}),
 	}
 }
 
