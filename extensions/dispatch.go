@@ -12,6 +12,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/agentdesk/agentdesk/agent/childproc"
 	"github.com/agentdesk/agentdesk/agent/lifecycle"
 	"github.com/agentdesk/agentdesk/agent/skills"
 	"github.com/agentdesk/agentdesk/extensions/hookrun"
@@ -314,7 +315,7 @@ func (d *Dispatcher) runHook(ctx context.Context, x active, h manifest.Hook, c c
 		lifecycle.ReportStatus(ctx, x.label+": "+h.StatusMessage)
 	}
 	started := time.Now()
-	res := hookrun.Run(ctx, hookrun.Spec{Argv: argv, Dir: c.project, Env: env, Stdin: c.stdin(), Timeout: timeout})
+	res := hookrun.Run(ctx, hookrun.Spec{Argv: argv, Dir: c.project, Env: env, Stdin: c.stdin(), Timeout: timeout, Owner: x.id})
 	if h.IgnoreExit {
 		var f *hookrun.Failure
 		if errors.As(res.Err, &f) && f.Kind == hookrun.ExitStatus {
@@ -351,8 +352,8 @@ func (d *Dispatcher) track(ctx context.Context, id string) (context.Context, fun
 	}
 }
 
-// stop cancels every running hook of an extension (process groups get
-// SIGTERM, then SIGKILL).
+// stop cancels every running hook of an extension and ends the processes
+// its hooks left running (process groups get SIGTERM, then SIGKILL).
 func (d *Dispatcher) stop(id string) {
 	d.mu.Lock()
 	var cancels []context.CancelFunc
@@ -364,6 +365,7 @@ func (d *Dispatcher) stop(id string) {
 	for _, c := range cancels {
 		c()
 	}
+	childproc.StopOwned(id)
 }
 
 func hashOf(text string) string {

@@ -42,12 +42,16 @@ type Spec struct {
 	// Stdout and Stderr receive the output; nil discards it. They must
 	// never block (see HeadTail and Head).
 	Stdout, Stderr io.Writer
+	// Owner names whom the child runs for, such as an extension id: what
+	// it leaves running after Release is ended by StopOwned(Owner).
+	Owner string
 }
 
 // Process is a started child and its process group.
 type Process struct {
 	cmd   *exec.Cmd
 	group *group
+	owner string
 }
 
 // Start starts s as the leader of a new process group. When ctx ends, the
@@ -65,7 +69,7 @@ func Start(ctx context.Context, s Spec) (*Process, error) {
 	}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = s.Stdin, s.Stdout, s.Stderr
 	cmd.WaitDelay = Grace
-	p := &Process{cmd: cmd, group: newGroup(cmd)}
+	p := &Process{cmd: cmd, group: newGroup(cmd), owner: s.Owner}
 	if err := p.group.start(); err != nil {
 		return nil, err
 	}
@@ -97,11 +101,4 @@ func (p *Process) Terminated() bool {
 // group either way.
 func (p *Process) Stop() {
 	p.group.stop()
-}
-
-// Release lets processes the child left behind live on (a successful
-// hook may start a daemon) and frees what the supervisor holds for the
-// group.
-func (p *Process) Release() {
-	p.group.release()
 }

@@ -228,3 +228,59 @@ func TestExitSignal(t *testing.T) {
 		t.Errorf("ExitSignal = %q, %v; want SIGKILL", sig, ok)
 	}
 }
+
+// leaveDaemon runs a child for owner that exits 0 leaving a background
+// process behind, releases it, and returns that process's pid.
+func leaveDaemon(t *testing.T, owner string) int {
+	t.Helper()
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh on PATH")
+	}
+	dir := t.TempDir()
+	p, err := Start(context.Background(), Spec{Path: sh, Args: []string{"sh", "-c", backgroundPid(">/dev/null 2>&1") + "exit 0"},
+		Dir: dir, Env: []string{"PATH=" + os.Getenv("PATH")}, Owner: owner})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid := readPid(t, dir)
+	killOnCleanup(t, pid)
+	if err := p.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	p.Release()
+	return pid
+}
+
+// What a successful child leaves running is ended by its owner's
+// StopOwned, and by StopAll, never by another owner's.
+func TestLingeringGroups(t *testing.T) {
+	a, b := leaveDaemon(t, "ext-a"), leaveDaemon(t, "ext-b")
+	if got := Lingering("ext-a"); len(got) != 1 {
+		t.Fatalf("Lingering(ext-a) = %v, want one group", got)
+	}
+	StopOwned("ext-a")
+	requireGone(t, a)
+	if gone(b) {
+		t.Fatal("StopOwned(ext-a) stopped ext-b's process")
+	}
+	if got := Lingering("ext-a"); len(got) != 0 {
+		t.Errorf("Lingering(ext-a) after StopOwned = %v", got)
+	}
+	StopAll()
+	requireGone(t, b)
+}
+
+// A child that leaves nothing behind is not kept.
+func TestReleaseOfAnEmptyGroupKeepsNothing(t *testing.T) {
+	p, _ := startShell(t, context.Background(), "exit 0", nil, nil)
+	if err := p.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	p.Release()
+	lingering.Lock()
+	defer lingering.Unlock()
+	if _, ok := lingering.procs[p]; ok {
+		t.Error("an empty group was kept")
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"sync"
 	"syscall"
+	"unsafe"
 
 	"golang.org/x/sys/windows"
 )
@@ -93,6 +94,25 @@ func (g *group) stop() {
 		_ = windows.TerminateJobObject(g.job, 1)
 	}
 	g.closeLocked()
+}
+
+// jobAccounting is JOBOBJECT_BASIC_ACCOUNTING_INFORMATION.
+type jobAccounting struct {
+	TotalUserTime, TotalKernelTime, ThisPeriodTotalUserTime, ThisPeriodTotalKernelTime int64
+	TotalPageFaultCount, TotalProcesses, ActiveProcesses, TotalTerminatedProcesses     uint32
+}
+
+// alive reports whether any process of the job still runs.
+func (g *group) alive() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.closed {
+		return false
+	}
+	var info jobAccounting
+	err := windows.QueryInformationJobObject(g.job, windows.JobObjectBasicAccountingInformation,
+		uintptr(unsafe.Pointer(&info)), uint32(unsafe.Sizeof(info)), nil)
+	return err == nil && info.ActiveProcesses > 0
 }
 
 func (g *group) release() {

@@ -60,6 +60,9 @@ type Spec struct {
 	// Timeout bounds the run: 0 means DefaultTimeout, anything above
 	// MaxTimeout is clamped to it.
 	Timeout time.Duration
+	// Owner names whom the hook runs for (an extension id): processes a
+	// successful run leaves behind are ended by childproc.StopOwned(Owner).
+	Owner string
 }
 
 // Result is what one run produced.
@@ -84,7 +87,8 @@ type Result struct {
 // Run executes s and waits for it. It never returns before the hook's
 // process group has exited or been killed; a hook that succeeds may leave
 // background processes it started without holding its output open, just as
-// in Claude Code.
+// in Claude Code. Those stay known under s.Owner until childproc.StopOwned
+// or childproc.StopAll ends them.
 func Run(ctx context.Context, s Spec) Result {
 	inv := &invocation{program: programName(s.Argv), timeout: effectiveTimeout(s.Timeout)}
 	res := Result{Program: inv.program, ExitCode: -1}
@@ -184,7 +188,7 @@ func (inv *invocation) start(ctx context.Context, path string, s Spec) error {
 	}
 	inv.began = time.Now()
 	proc, err := childproc.Start(ctx, childproc.Spec{Path: path, Args: s.Argv, Dir: s.Dir, Env: s.Env,
-		Stdin: stdin, Stdout: inv.stdout, Stderr: inv.stderr})
+		Stdin: stdin, Stdout: inv.stdout, Stderr: inv.stderr, Owner: s.Owner})
 	inv.proc = proc
 	return err
 }
