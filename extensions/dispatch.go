@@ -63,6 +63,7 @@ var _ lifecycle.Lifecycle = (*Dispatcher)(nil)
 // active is an enabled, trusted extension ready to run.
 type active struct {
 	id, label string
+	commit    string
 	dir, data string
 	pkg       *manifest.Package
 	// The userConfig values its hooks get: all in the environment, the
@@ -86,7 +87,7 @@ func (d *Dispatcher) active(ctx context.Context) []active {
 		if len(missing) > 0 { // inactive until the user gives the values; Info says so
 			continue
 		}
-		out = append(out, active{id: e.ID, label: displayName(pkg.Manifest), pkg: pkg,
+		out = append(out, active{id: e.ID, label: displayName(pkg.Manifest), pkg: pkg, commit: e.ActiveCommit,
 			dir: d.m.store.versionDir(e.ID, e.ActiveCommit), data: d.m.store.dataDir(e.ID),
 			optionEnv: env, optionArgv: argv})
 	}
@@ -238,6 +239,7 @@ func (d *Dispatcher) runExtension(ctx context.Context, x active, c call) extResu
 	}
 	ctx, done := d.track(ctx, x.id)
 	defer done()
+	go d.watchRemoval(ctx, x)
 	d.m.acquire(x.dir)
 	defer d.m.release(x.dir)
 	if err := hookrun.PrepareDataDir(x.data); err != nil {

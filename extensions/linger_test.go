@@ -8,8 +8,10 @@ import (
 	"path/filepath"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/agentdesk/agentdesk/agent/childproc"
+	"github.com/agentdesk/agentdesk/agent/lifecycle"
 	"github.com/agentdesk/agentdesk/extensions/gittest"
 )
 
@@ -60,4 +62,41 @@ func TestProcessesLeftByHooksEndWithTheirExtension(t *testing.T) {
 
 func isGone(pid int) bool {
 	return syscall.Kill(pid, 0) == syscall.ESRCH || isZombie(pid)
+}
+
+// Disabling an extension from another process (the CLI while the window
+// runs) stops its running hooks here too, long before their timeout.
+func TestDisableFromAnotherProcessStopsRunningHooks(t *testing.T) {
+	files := map[string]gittest.File{
+		".claude-plugin/plugin.json": {Body: `{"name":"slow"}`},
+		"hooks/hooks.json":           {Body: `{"hooks":{"UserPromptSubmit":[{"hooks":[{"type":"command","command":"${CLAUDE_PLUGIN_ROOT}/hooks/slow.sh","timeout":60}]}]}}`},
+		"hooks/slow.sh":              {Body: "#!/bin/sh\necho $$ > \"$CLAUDE_PLUGIN_DATA/pid.tmp\" && mv \"$CLAUDE_PLUGIN_DATA/pid.tmp\" \"$CLAUDE_PLUGIN_DATA/pid\"\nexec sleep 1000\n", Mode: 0o755},
+	}
+	e := newTestEnv(t, map[string]*gittest.Repo{"slow": repo(t, files)})
+	e.install("slow", "")
+	info := e.enable("slow")
+	d := NewDispatcher(e.m, DispatcherConfig{HookPATH: func() string { return testPATH }})
+	done := make(chan lifecycle.HookResult, 1)
+	go func() {
+		done <- d.UserPromptSubmit(context.Background(), lifecycle.PromptEvent{SessionID: "s", ProjectDir: t.TempDir(), Prompt: "hi"})
+	}()
+	pidFile := filepath.Join(info.DataDir, "pid")
+	waitFile(t, pidFile)
+	body, _ := os.ReadFile(pidFile)
+	pid := readPID(t, string(body))
+	t.Cleanup(func() { _ = syscall.Kill(pid, syscall.SIGKILL) })
+
+	e.open() // another process: its own connection and manager, no dispatcher
+	if _, err := e.m.Disable(context.Background(), "slow"); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case res := <-done:
+		if len(res.Blocks) != 0 {
+			t.Errorf("a stopped hook gave context: %+v", res.Blocks)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("the hook still runs 20 s after another process disabled its extension (its timeout is 60 s)")
+	}
+	waitGone(t, pid)
 }
