@@ -50,11 +50,17 @@ func TestProcessesLeftByHooksEndWithTheirExtension(t *testing.T) {
 			if isGone(pid) || len(childproc.Lingering("daemon")) != 1 {
 				t.Fatalf("the daemon %d must outlive its successful hook and be tracked (%v)", pid, childproc.Lingering("daemon"))
 			}
+			if shown, _ := e.m.Show(context.Background(), "daemon"); len(shown.Lingering) != 1 {
+				t.Errorf("Info.Lingering = %v, want the hook's group", shown.Lingering)
+			}
 			if err := tt.end(e); err != nil {
 				t.Fatal(err)
 			}
 			if !isGone(pid) {
 				t.Fatalf("the daemon %d still runs after %s returned", pid, tt.name)
+			}
+			if left := childproc.Lingering("daemon"); len(left) != 0 {
+				t.Errorf("still listed after %s: %v", tt.name, left)
 			}
 		})
 	}
