@@ -2,7 +2,7 @@
 // project, streaming turns with tools and in-window approval, context
 // assembly (base policy, AGENTS.md, skills, extension context),
 // compaction and Ralph rounds. It knows extensions only through the
-// Lifecycle interface it defines, and the UI only through the Bus.
+// lifecycle contract (agent/lifecycle), and the UI only through the Bus.
 package agent
 
 import (
@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/agentdesk/agentdesk/agent/lifecycle"
 	"github.com/agentdesk/agentdesk/agent/llm"
 	"github.com/agentdesk/agentdesk/agent/llm/anthropic"
 	"github.com/agentdesk/agentdesk/agent/llm/openai"
@@ -41,9 +42,9 @@ type Config struct {
 	// Provider returns the provider to use for the next model call, so a
 	// change in Preferences applies from the next turn on.
 	Provider  func() (llm.Provider, llm.Config, error)
-	Lifecycle Lifecycle   // nil: no extensions
-	Skills    SkillSource // nil: no extension skills
-	Approver  Approver    // asked for edits and commands unless Policy says otherwise
+	Lifecycle lifecycle.Lifecycle // nil: no extensions
+	Skills    SkillSource         // nil: no extension skills
+	Approver  Approver            // asked for edits and commands unless Policy says otherwise
 	Policy    func() Policy
 	// HomeDir bounds the AGENTS.md search and holds ~/.agents/skills.
 	HomeDir          string
@@ -62,7 +63,7 @@ type Agent struct {
 // New returns an Agent; nil fields of cfg get safe defaults.
 func New(cfg Config) *Agent {
 	if cfg.Lifecycle == nil {
-		cfg.Lifecycle = NopLifecycle{}
+		cfg.Lifecycle = lifecycle.NopLifecycle{}
 	}
 	if cfg.Policy == nil {
 		cfg.Policy = func() Policy { return PolicyAsk }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/agentdesk/agentdesk/agent/lifecycle"
 	"github.com/agentdesk/agentdesk/agent/llm"
 )
 
@@ -55,11 +56,11 @@ func (s *Session) compact(ctx context.Context, keepFrom int64, why string) error
 	}
 	s.mu.Lock()
 	s.epoch, s.summary, s.main.start = epoch, summary, boundary
-	s.blocks = map[string]ContextBlock{}
+	s.blocks = map[string]lifecycle.ContextBlock{}
 	s.agents = findAgentsMD(s.project, s.a.cfg.HomeDir)
 	s.mu.Unlock()
 	s.host(ctx, Host{Kind: HostCompaction, Text: fmt.Sprintf("Compacted %d earlier messages because %s. They stay visible here but are no longer sent.", len(old), why)})
-	s.sessionStart(ctx, SourceCompact)
+	s.sessionStart(ctx, lifecycle.SourceCompact)
 	return nil
 }
 

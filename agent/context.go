@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/agentdesk/agentdesk/agent/lifecycle"
 	"github.com/agentdesk/agentdesk/agent/llm"
 	"github.com/agentdesk/agentdesk/agent/skills"
 	"github.com/agentdesk/agentdesk/storage"
@@ -54,7 +55,7 @@ func (s *Session) system() string {
 	enabled := s.a.cfg.Lifecycle.Enabled()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var blocks []ContextBlock
+	var blocks []lifecycle.ContextBlock
 	for _, id := range enabled {
 		if b, ok := s.blocks[id]; ok {
 			blocks = append(blocks, b)
@@ -65,7 +66,7 @@ func (s *Session) system() string {
 
 // reporting lets the lifecycle call show its progress in the status bar.
 func (s *Session) reporting(ctx context.Context) context.Context {
-	return withStatus(ctx, func(status string) {
+	return lifecycle.WithStatus(ctx, func(status string) {
 		s.bus.Publish(Event{Kind: EventStatus, Session: s.info.ID, Status: status})
 	})
 }
@@ -85,7 +86,7 @@ func (s *Session) sessionStart(ctx context.Context, source string) {
 	if _, cfg, err := s.a.cfg.Provider(); err == nil {
 		model = cfg.Model
 	}
-	res := s.a.cfg.Lifecycle.SessionStart(s.reporting(ctx), SessionStartEvent{
+	res := s.a.cfg.Lifecycle.SessionStart(s.reporting(ctx), lifecycle.SessionStartEvent{
 		SessionID: s.info.ID, ProjectDir: s.project, Source: source, Model: model})
 	s.notices(ctx, res.Notices)
 	for _, b := range res.Blocks {
@@ -94,11 +95,11 @@ func (s *Session) sessionStart(ctx context.Context, source string) {
 	s.bus.Publish(Event{Kind: EventStatus, Session: s.info.ID})
 }
 
-func (s *Session) keepSessionBlock(ctx context.Context, b ContextBlock) {
+func (s *Session) keepSessionBlock(ctx context.Context, b lifecycle.ContextBlock) {
 	if b.Hash == "" {
 		b.Hash = hashText(b.Text)
 	}
-	b.Event = EventSessionStart
+	b.Event = lifecycle.EventSessionStart
 	s.mu.Lock()
 	cur, ok := s.blocks[b.Source]
 	epoch := s.epoch
@@ -120,13 +121,13 @@ func (s *Session) keepSessionBlock(ctx context.Context, b ContextBlock) {
 
 // notices turns hook notices into host entries (chips and one-line
 // notices in the transcript).
-func (s *Session) notices(ctx context.Context, ns []Notice) {
+func (s *Session) notices(ctx context.Context, ns []lifecycle.Notice) {
 	for _, n := range ns {
 		h := Host{Source: n.Source, Label: n.Label, Text: n.Text}
 		switch n.Kind {
-		case NoticeStatus:
+		case lifecycle.NoticeStatus:
 			h.Kind = HostStatus
-		case NoticeBlocked:
+		case lifecycle.NoticeBlocked:
 			h.Kind, h.Text = HostNotice, "asked to block this prompt (not supported; the prompt was sent): "+n.Text
 		default:
 			h.Kind, h.Extension = HostNotice, true
@@ -137,7 +138,7 @@ func (s *Session) notices(ctx context.Context, ns []Notice) {
 
 // contextParts turns UserPromptSubmit blocks into the leading hidden
 // parts of the user message.
-func contextParts(blocks []ContextBlock) []llm.Part {
+func contextParts(blocks []lifecycle.ContextBlock) []llm.Part {
 	var parts []llm.Part
 	for _, b := range blocks {
 		if strings.TrimSpace(b.Text) == "" {

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentdesk/agentdesk/agent/lifecycle"
 	"github.com/agentdesk/agentdesk/agent/llm"
 	"github.com/agentdesk/agentdesk/agent/llm/llmtest"
 	"github.com/agentdesk/agentdesk/agent/skills"
@@ -22,8 +23,8 @@ type fakeLifecycle struct {
 	enabled  []string
 	calls    []string
 	start    map[string]string // source → SessionStart context
-	prompt   func(PromptEvent) HookResult
-	subagent func(SubagentEvent) HookResult
+	prompt   func(lifecycle.PromptEvent) lifecycle.HookResult
+	subagent func(lifecycle.SubagentEvent) lifecycle.HookResult
 	roots    []skills.Root
 }
 
@@ -49,31 +50,31 @@ func (f *fakeLifecycle) count(prefix string) int {
 	return n
 }
 
-func (f *fakeLifecycle) SessionStart(_ context.Context, ev SessionStartEvent) HookResult {
+func (f *fakeLifecycle) SessionStart(_ context.Context, ev lifecycle.SessionStartEvent) lifecycle.HookResult {
 	f.record("SessionStart:" + ev.Source)
 	f.mu.Lock()
 	text, ok := f.start[ev.Source]
 	f.mu.Unlock()
 	if !ok {
-		return HookResult{}
+		return lifecycle.HookResult{}
 	}
-	return HookResult{Blocks: []ContextBlock{{Source: "ext", Event: EventSessionStart, Text: text}}}
+	return lifecycle.HookResult{Blocks: []lifecycle.ContextBlock{{Source: "ext", Event: lifecycle.EventSessionStart, Text: text}}}
 }
 
-func (f *fakeLifecycle) UserPromptSubmit(_ context.Context, ev PromptEvent) HookResult {
+func (f *fakeLifecycle) UserPromptSubmit(_ context.Context, ev lifecycle.PromptEvent) lifecycle.HookResult {
 	f.record("UserPromptSubmit:" + ev.Prompt)
 	if f.prompt != nil {
 		return f.prompt(ev)
 	}
-	return HookResult{}
+	return lifecycle.HookResult{}
 }
 
-func (f *fakeLifecycle) SubagentStart(_ context.Context, ev SubagentEvent) HookResult {
+func (f *fakeLifecycle) SubagentStart(_ context.Context, ev lifecycle.SubagentEvent) lifecycle.HookResult {
 	f.record("SubagentStart:" + ev.AgentType)
 	if f.subagent != nil {
 		return f.subagent(ev)
 	}
-	return HookResult{}
+	return lifecycle.HookResult{}
 }
 
 func (f *fakeLifecycle) Enabled() []string {

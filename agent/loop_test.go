@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentdesk/agentdesk/agent/lifecycle"
 	"github.com/agentdesk/agentdesk/agent/llm"
 	"github.com/agentdesk/agentdesk/agent/llm/llmtest"
 )
@@ -196,10 +197,10 @@ func TestQueuedPromptFiresUserPromptSubmitOnceWhenActive(t *testing.T) {
 func TestHiddenContextPlacementAndVisibility(t *testing.T) {
 	e := newEnv(t)
 	e.life.setEnabled("ext")
-	e.life.start[SourceStartup] = "RULES: be brief"
-	e.life.prompt = func(ev PromptEvent) HookResult {
-		return HookResult{Blocks: []ContextBlock{{Source: "ext", Event: EventUserPromptSubmit, Text: "MODE: full"}},
-			Notices: []Notice{{Kind: NoticeStatus, Source: "ext", Label: "Ext", Text: "EXT:FULL"}}}
+	e.life.start[lifecycle.SourceStartup] = "RULES: be brief"
+	e.life.prompt = func(ev lifecycle.PromptEvent) lifecycle.HookResult {
+		return lifecycle.HookResult{Blocks: []lifecycle.ContextBlock{{Source: "ext", Event: lifecycle.EventUserPromptSubmit, Text: "MODE: full"}},
+			Notices: []lifecycle.Notice{{Kind: lifecycle.NoticeStatus, Source: "ext", Label: "Ext", Text: "EXT:FULL"}}}
 	}
 	s := e.newSession()
 	e.send(s, "hello there")
@@ -235,8 +236,8 @@ func TestHiddenContextPlacementAndVisibility(t *testing.T) {
 func TestResumeRestoresTheExactRequest(t *testing.T) {
 	e := newEnv(t)
 	e.life.setEnabled("ext")
-	e.life.start[SourceStartup] = "RULES v1"
-	e.life.start[SourceResume] = "RULES v1"
+	e.life.start[lifecycle.SourceStartup] = "RULES v1"
+	e.life.start[lifecycle.SourceResume] = "RULES v1"
 	e.server.Push(llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "list_dir", Args: `{"path":"."}`}}}, llmtest.Reply{Text: "done"})
 	s := e.newSession()
 	e.send(s, "look around")

@@ -3,6 +3,7 @@ package agent
 import (
 	"strings"
 
+	"github.com/agentdesk/agentdesk/agent/lifecycle"
 	"github.com/agentdesk/agentdesk/agent/llm"
 )
 
@@ -28,7 +29,7 @@ type systemPrompt struct {
 	Skills    string
 	Extra     string // Ralph round instructions
 	Summary   string
-	Extension []ContextBlock
+	Extension []lifecycle.ContextBlock
 }
 
 func (p systemPrompt) String() string {
@@ -52,7 +53,7 @@ func section(b *strings.Builder, s string) {
 	}
 }
 
-func extensionSection(blocks []ContextBlock) string {
+func extensionSection(blocks []lifecycle.ContextBlock) string {
 	if len(blocks) == 0 {
 		return ""
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/agentdesk/agentdesk/agent/lifecycle"
 	"github.com/agentdesk/agentdesk/agent/llm"
 	"github.com/agentdesk/agentdesk/storage"
 )
@@ -110,7 +111,7 @@ func (s *Session) ralphRound(ctx context.Context, task, progress string, round, 
 	}
 	entry := Host{Kind: HostRalph, Child: child.ID, Round: round, Rounds: rounds, Text: task, Status: RalphRunning}
 	s.host(ctx, entry)
-	res := s.a.cfg.Lifecycle.SubagentStart(s.reporting(ctx), SubagentEvent{SessionID: child.ID, ParentSessionID: s.info.ID,
+	res := s.a.cfg.Lifecycle.SubagentStart(s.reporting(ctx), lifecycle.SubagentEvent{SessionID: child.ID, ParentSessionID: s.info.ID,
 		ProjectDir: s.project, AgentID: child.ID, AgentType: "ralph", Round: round})
 	s.notices(ctx, res.Notices)
 
@@ -148,12 +149,12 @@ func ralphOutcome(ctx context.Context, final llm.Message, err error) string {
 // childSystem is a Ralph round's system prompt: the same base, AGENTS.md
 // and skills as the session, the round's instructions, and only the
 // SubagentStart context of enabled extensions.
-func (s *Session) childSystem(blocks []ContextBlock, progress string, round, rounds int) string {
+func (s *Session) childSystem(blocks []lifecycle.ContextBlock, progress string, round, rounds int) string {
 	enabled := map[string]bool{}
 	for _, id := range s.a.cfg.Lifecycle.Enabled() {
 		enabled[id] = true
 	}
-	var ext []ContextBlock
+	var ext []lifecycle.ContextBlock
 	for _, b := range blocks {
 		if enabled[b.Source] && strings.TrimSpace(b.Text) != "" {
 			ext = append(ext, b)

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/agentdesk/agentdesk/agent/lifecycle"
 	"github.com/agentdesk/agentdesk/agent/llm"
 	"github.com/agentdesk/agentdesk/agent/skills"
 	"github.com/agentdesk/agentdesk/agent/tools"
@@ -31,7 +32,7 @@ type Session struct {
 	main     *thread
 	epoch    int
 	summary  string
-	blocks   map[string]ContextBlock // SessionStart context of the current epoch, by source
+	blocks   map[string]lifecycle.ContextBlock // SessionStart context of the current epoch, by source
 	agents   []agentsFile
 	catalog  catalogCache
 	jobs     []string
@@ -61,7 +62,7 @@ func (a *Agent) NewSession(ctx context.Context, p storage.Project) (*Session, er
 	if err != nil {
 		return nil, err
 	}
-	s.enqueue("\x00" + SourceStartup)
+	s.enqueue("\x00" + lifecycle.SourceStartup)
 	return s, nil
 }
 
@@ -91,12 +92,12 @@ func (a *Agent) OpenSession(ctx context.Context, id string) (*Session, error) {
 		s.Close()
 		return nil, err
 	}
-	s.enqueue("\x00" + SourceResume)
+	s.enqueue("\x00" + lifecycle.SourceResume)
 	return s, nil
 }
 
 func (a *Agent) open(ctx context.Context, info storage.Session, dir string) (*Session, error) {
-	s := &Session{a: a, info: info, project: dir, bus: NewBus(), blocks: map[string]ContextBlock{},
+	s := &Session{a: a, info: info, project: dir, bus: NewBus(), blocks: map[string]lifecycle.ContextBlock{},
 		main: &thread{session: info.ID}, idle: closedChan(), titleSet: info.Title != "New session"}
 	set, err := tools.New(dir, tools.Options{ReadRoots: s.skillDirs, Env: a.cfg.CommandEnv})
 	if err != nil {
@@ -141,8 +142,8 @@ func (s *Session) restore(ctx context.Context) error {
 		return err
 	}
 	for _, b := range blocks {
-		if b.Event == EventSessionStart {
-			s.blocks[b.Source] = ContextBlock{Source: b.Source, Event: b.Event, Text: b.Content, Hash: b.Hash}
+		if b.Event == lifecycle.EventSessionStart {
+			s.blocks[b.Source] = lifecycle.ContextBlock{Source: b.Source, Event: b.Event, Text: b.Content, Hash: b.Hash}
 		}
 	}
 	return nil

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"strings"
 	"sync"
 	"text/tabwriter"
@@ -33,7 +32,7 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, err)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := notifyShutdown(context.Background())
 	defer stop()
 	c, err := openCore(ctx)
 	if err != nil {
@@ -138,7 +137,7 @@ func runPrompt(ctx context.Context, s *agent.Session, prompt string, stdout, std
 			s.WaitIdle(context.Background())
 			p.drain(s.Bus())
 			fmt.Fprintln(stderr, "stopped")
-			return 130
+			return signalExitCode(ctx)
 		case <-done:
 			p.drain(s.Bus())
 			fmt.Fprintf(stderr, "session %s (continue with: agentdesk run --session %s PROMPT)\n", s.ID(), s.ID())

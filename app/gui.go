@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"syscall"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/app"
@@ -65,11 +64,11 @@ func runGUI(prefs string, stderr io.Writer) int {
 	return 0
 }
 
-// quitOnSignal makes SIGTERM and Ctrl+C in the terminal quit cleanly
+// quitOnSignal makes the shutdown signals quit cleanly, as in the CLI
 // (sessions stop their turns and hook processes first).
 func quitOnSignal(a fyne.App) {
 	ch := make(chan os.Signal, 1)
-	signal.Notify(ch, syscall.SIGTERM, os.Interrupt)
+	signal.Notify(ch, shutdownSignals...)
 	go func() {
 		<-ch
 		fyne.Do(a.Quit)

@@ -25,6 +25,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/agentdesk/agentdesk/agent"
+	"github.com/agentdesk/agentdesk/agent/lifecycle"
 	"github.com/agentdesk/agentdesk/agent/llm"
 	"github.com/agentdesk/agentdesk/agent/llm/llmtest"
 	"github.com/agentdesk/agentdesk/extensions"
@@ -80,9 +81,9 @@ var ponytailSkills = []string{"ponytail", "ponytail-audit", "ponytail-debt", "po
 // ponytailHooks is the hook list v4.8.4 declares, in manifest order, as
 // `ext show --json` reports it (argv unexpanded, timeout in seconds).
 var ponytailHooks = []extHook{
-	{Event: agent.EventSessionStart, Matcher: "startup|resume|clear|compact", Argv: []string{"node", "${CLAUDE_PLUGIN_ROOT}/hooks/ponytail-activate.js"}, TimeoutS: 5},
-	{Event: agent.EventSubagentStart, Argv: []string{"node", "${CLAUDE_PLUGIN_ROOT}/hooks/ponytail-subagent.js"}, TimeoutS: 5},
-	{Event: agent.EventUserPromptSubmit, Argv: []string{"node", "${CLAUDE_PLUGIN_ROOT}/hooks/ponytail-mode-tracker.js"}, TimeoutS: 5},
+	{Event: lifecycle.EventSessionStart, Matcher: "startup|resume|clear|compact", Argv: []string{"node", "${CLAUDE_PLUGIN_ROOT}/hooks/ponytail-activate.js"}, TimeoutS: 5},
+	{Event: lifecycle.EventSubagentStart, Argv: []string{"node", "${CLAUDE_PLUGIN_ROOT}/hooks/ponytail-subagent.js"}, TimeoutS: 5},
+	{Event: lifecycle.EventUserPromptSubmit, Argv: []string{"node", "${CLAUDE_PLUGIN_ROOT}/hooks/ponytail-mode-tracker.js"}, TimeoutS: 5},
 }
 
 // extInfo is `agentdesk ext show --json`, decoded with the documented,
@@ -522,7 +523,7 @@ func (e *ponytailEnv) ponytailRules(t *testing.T, pkgDir string) map[string]stri
 
 // sessionRules is a mode's ruleset as it must appear in a system prompt.
 func (e *ponytailEnv) sessionRules(mode string) string {
-	return llm.ContextText(ponytailID, agent.EventSessionStart, e.rules[mode])
+	return llm.ContextText(ponytailID, lifecycle.EventSessionStart, e.rules[mode])
 }
 
 func (e *ponytailEnv) dataDir() string {
@@ -765,7 +766,7 @@ func (e *ponytailEnv) checkPrompt(t *testing.T, r llmtest.Request, prompt, promp
 	t.Helper()
 	want := []string{prompt}
 	if promptContext != "" {
-		want = []string{llm.ContextPartText(llm.Part{Source: ponytailID, Event: agent.EventUserPromptSubmit, Text: promptContext}), prompt}
+		want = []string{llm.ContextPartText(llm.Part{Source: ponytailID, Event: lifecycle.EventUserPromptSubmit, Text: promptContext}), prompt}
 	}
 	if got := r.LastMessage().Texts; !slices.Equal(got, want) {
 		t.Fatalf("user message = %q\nwant %q", got, want)
@@ -796,8 +797,8 @@ func (e *ponytailEnv) stepNewSession(t *testing.T) {
 		t.Fatal("a systemMessage reached the model")
 	}
 	info := e.show(t)
-	checkRan(t, info, agent.EventSessionStart, "ponytail-activate.js")
-	checkRan(t, info, agent.EventUserPromptSubmit, "ponytail-mode-tracker.js")
+	checkRan(t, info, lifecycle.EventSessionStart, "ponytail-activate.js")
+	checkRan(t, info, lifecycle.EventUserPromptSubmit, "ponytail-mode-tracker.js")
 }
 
 // hookArgv is what a Ponytail hook's argv expands to: node and the script
@@ -960,7 +961,7 @@ func (e *ponytailEnv) stepRalph(t *testing.T) {
 	if len(tr.reqs) != 2 {
 		t.Fatalf("Ralph made %d model requests, want one per round", len(tr.reqs))
 	}
-	block := llm.ContextText(ponytailID, agent.EventSubagentStart, e.rules["lite"])
+	block := llm.ContextText(ponytailID, lifecycle.EventSubagentStart, e.rules["lite"])
 	for i, r := range tr.reqs {
 		if !strings.Contains(r.System, fmt.Sprintf("# Ralph round %d of 2", i+1)) {
 			t.Fatalf("request %d is not round %d", i, i+1)
@@ -981,7 +982,7 @@ func (e *ponytailEnv) stepRalph(t *testing.T) {
 	if chips := tr.texts(agent.HostStatus); !slices.Equal(chips, []string{"PONYTAIL:LITE", "PONYTAIL:LITE"}) {
 		t.Fatalf("Ralph chips = %q", chips)
 	}
-	checkRan(t, e.show(t), agent.EventSubagentStart, "ponytail-subagent.js")
+	checkRan(t, e.show(t), lifecycle.EventSubagentStart, "ponytail-subagent.js")
 }
 
 // stepDisable: the next request has no Ponytail context or skills, no
@@ -1175,7 +1176,7 @@ func (e *ponytailEnv) stepCrashIgnored(t *testing.T) {
 	}
 	e.checkPrompt(t, tr.last(t), "/ponytail ultra", "")
 	info := e.show(t)
-	if len(info.RecentRuns) == 0 || info.RecentRuns[0].Event != agent.EventUserPromptSubmit || info.RecentRuns[0].Exit != 1 ||
+	if len(info.RecentRuns) == 0 || info.RecentRuns[0].Event != lifecycle.EventUserPromptSubmit || info.RecentRuns[0].Exit != 1 ||
 		info.RecentRuns[0].Error != "" || info.LastError != "" {
 		t.Fatalf("last run %+v, last_error %q", info.RecentRuns, info.LastError)
 	}

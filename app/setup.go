@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/agentdesk/agentdesk/agent"
+	"github.com/agentdesk/agentdesk/agent/childproc"
 	"github.com/agentdesk/agentdesk/agent/llm"
 	"github.com/agentdesk/agentdesk/agent/tools"
 	"github.com/agentdesk/agentdesk/extensions"
@@ -95,6 +96,8 @@ func (c *core) openLog() error {
 }
 
 func (c *core) close() {
+	// Whatever hooks left running ends with the app that started them.
+	childproc.StopAll()
 	if c.db != nil {
 		c.db.Close()
 	}

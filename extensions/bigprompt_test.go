@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentdesk/agentdesk/agent"
+	"github.com/agentdesk/agentdesk/agent/lifecycle"
 	"github.com/agentdesk/agentdesk/extensions/gittest"
 	"github.com/agentdesk/agentdesk/extensions/hookrun"
 )
@@ -30,7 +30,7 @@ func TestALongPromptIsTruncatedForHooksNotAFailure(t *testing.T) {
 	ctx := context.Background()
 	prompt := strings.Repeat("é\"\\", 700_000) // 2.8 MB, and every character grows in JSON
 
-	res := d.UserPromptSubmit(ctx, agent.PromptEvent{SessionID: "s", ProjectDir: t.TempDir(), Prompt: prompt})
+	res := d.UserPromptSubmit(ctx, lifecycle.PromptEvent{SessionID: "s", ProjectDir: t.TempDir(), Prompt: prompt})
 	if len(res.Blocks) != 1 || len(res.Notices) != 0 {
 		t.Fatalf("the hook must run and succeed: %+v", res)
 	}

@@ -12,7 +12,8 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/agentdesk/agentdesk/agent"
+	"github.com/agentdesk/agentdesk/agent/childproc"
+	"github.com/agentdesk/agentdesk/agent/lifecycle"
 	"github.com/agentdesk/agentdesk/agent/skills"
 	"github.com/agentdesk/agentdesk/extensions/hookrun"
 	"github.com/agentdesk/agentdesk/extensions/manifest"
@@ -20,7 +21,7 @@ import (
 )
 
 // Dispatcher runs the enabled extensions' hooks for the agent loop. It
-// implements agent.Lifecycle and agent.SkillSource.
+// implements lifecycle.Lifecycle and agent.SkillSource.
 type Dispatcher struct {
 	m              *Manager
 	hookPATH       func() string
@@ -57,11 +58,12 @@ func NewDispatcher(m *Manager, cfg DispatcherConfig) *Dispatcher {
 	return d
 }
 
-var _ agent.Lifecycle = (*Dispatcher)(nil)
+var _ lifecycle.Lifecycle = (*Dispatcher)(nil)
 
 // active is an enabled, trusted extension ready to run.
 type active struct {
 	id, label string
+	commit    string
 	dir, data string
 	pkg       *manifest.Package
 	// The userConfig values its hooks get: all in the environment, the
@@ -85,14 +87,14 @@ func (d *Dispatcher) active(ctx context.Context) []active {
 		if len(missing) > 0 { // inactive until the user gives the values; Info says so
 			continue
 		}
-		out = append(out, active{id: e.ID, label: displayName(pkg.Manifest), pkg: pkg,
+		out = append(out, active{id: e.ID, label: displayName(pkg.Manifest), pkg: pkg, commit: e.ActiveCommit,
 			dir: d.m.store.versionDir(e.ID, e.ActiveCommit), data: d.m.store.dataDir(e.ID),
 			optionEnv: env, optionArgv: argv})
 	}
 	return out
 }
 
-// Enabled implements agent.Lifecycle.
+// Enabled implements lifecycle.Lifecycle.
 func (d *Dispatcher) Enabled() []string {
 	var ids []string
 	for _, x := range d.active(context.Background()) {
@@ -113,22 +115,22 @@ func (d *Dispatcher) SkillRoots() []skills.Root {
 	return roots
 }
 
-// SessionStart implements agent.Lifecycle.
-func (d *Dispatcher) SessionStart(ctx context.Context, ev agent.SessionStartEvent) agent.HookResult {
+// SessionStart implements lifecycle.Lifecycle.
+func (d *Dispatcher) SessionStart(ctx context.Context, ev lifecycle.SessionStartEvent) lifecycle.HookResult {
 	in := map[string]any{"source": ev.Source, "model": ev.Model, "timestamp": time.Now().Format(time.RFC3339)}
-	return d.dispatch(ctx, call{event: agent.EventSessionStart, match: ev.Source, session: ev.SessionID, project: ev.ProjectDir, input: in})
+	return d.dispatch(ctx, call{event: lifecycle.EventSessionStart, match: ev.Source, session: ev.SessionID, project: ev.ProjectDir, input: in})
 }
 
-// UserPromptSubmit implements agent.Lifecycle. Matchers do not apply.
-func (d *Dispatcher) UserPromptSubmit(ctx context.Context, ev agent.PromptEvent) agent.HookResult {
+// UserPromptSubmit implements lifecycle.Lifecycle. Matchers do not apply.
+func (d *Dispatcher) UserPromptSubmit(ctx context.Context, ev lifecycle.PromptEvent) lifecycle.HookResult {
 	in := map[string]any{"prompt": ev.Prompt}
-	return d.dispatch(ctx, call{event: agent.EventUserPromptSubmit, session: ev.SessionID, project: ev.ProjectDir, input: in, anyMatch: true})
+	return d.dispatch(ctx, call{event: lifecycle.EventUserPromptSubmit, session: ev.SessionID, project: ev.ProjectDir, input: in, anyMatch: true})
 }
 
-// SubagentStart implements agent.Lifecycle.
-func (d *Dispatcher) SubagentStart(ctx context.Context, ev agent.SubagentEvent) agent.HookResult {
+// SubagentStart implements lifecycle.Lifecycle.
+func (d *Dispatcher) SubagentStart(ctx context.Context, ev lifecycle.SubagentEvent) lifecycle.HookResult {
 	in := map[string]any{"agent_id": ev.AgentID, "agent_type": ev.AgentType, "round": ev.Round, "parent_session_id": ev.ParentSessionID}
-	return d.dispatch(ctx, call{event: agent.EventSubagentStart, match: ev.AgentType, session: ev.SessionID, project: ev.ProjectDir, input: in})
+	return d.dispatch(ctx, call{event: lifecycle.EventSubagentStart, match: ev.AgentType, session: ev.SessionID, project: ev.ProjectDir, input: in})
 }
 
 // call is one lifecycle event to dispatch.
@@ -173,14 +175,14 @@ func fitPrompt(in map[string]any, b []byte) []byte {
 
 // extResult is what one extension produced for an event.
 type extResult struct {
-	block   *agent.ContextBlock
-	notices []agent.Notice
+	block   *lifecycle.ContextBlock
+	notices []lifecycle.Notice
 }
 
 // dispatch runs every enabled extension's matching hooks, extensions
 // concurrently, and merges their results in installation order so the
 // outcome does not depend on which hook finished first.
-func (d *Dispatcher) dispatch(ctx context.Context, c call) agent.HookResult {
+func (d *Dispatcher) dispatch(ctx context.Context, c call) lifecycle.HookResult {
 	exts := d.active(ctx)
 	results := make([]extResult, len(exts))
 	var wg sync.WaitGroup
@@ -192,7 +194,7 @@ func (d *Dispatcher) dispatch(ctx context.Context, c call) agent.HookResult {
 		}()
 	}
 	wg.Wait()
-	var out agent.HookResult
+	var out lifecycle.HookResult
 	for _, r := range results {
 		if r.block != nil {
 			out.Blocks = append(out.Blocks, *r.block)
@@ -233,10 +235,11 @@ func (d *Dispatcher) runExtension(ctx context.Context, x active, c call) extResu
 		if markErr := d.m.markForReview(context.WithoutCancel(ctx), x.id, reason); markErr != nil {
 			d.m.log.Error("mark extension for review", "id", x.id, "err", markErr)
 		}
-		return extResult{notices: []agent.Notice{{Kind: agent.NoticeFailure, Source: x.id, Label: x.label, Text: x.label + " was paused: " + reason}}}
+		return extResult{notices: []lifecycle.Notice{{Kind: lifecycle.NoticeFailure, Source: x.id, Label: x.label, Text: x.label + " was paused: " + reason}}}
 	}
 	ctx, done := d.track(ctx, x.id)
 	defer done()
+	go d.watchRemoval(ctx, x)
 	d.m.acquire(x.dir)
 	defer d.m.release(x.dir)
 	if err := hookrun.PrepareDataDir(x.data); err != nil {
@@ -260,7 +263,7 @@ func (d *Dispatcher) runExtension(ctx context.Context, x active, c call) extResu
 	}
 	if len(texts) > 0 {
 		text := strings.Join(texts, "\n\n")
-		r.block = &agent.ContextBlock{Source: x.id, Event: c.event, Text: text, Hash: hashOf(text)}
+		r.block = &lifecycle.ContextBlock{Source: x.id, Event: c.event, Text: text, Hash: hashOf(text)}
 	}
 	if failure != "" {
 		r.notices = append(r.notices, d.failed(x, failure).notices...)
@@ -270,13 +273,13 @@ func (d *Dispatcher) runExtension(ctx context.Context, x active, c call) extResu
 	return r
 }
 
-func outputNotices(x active, out hookrun.Output) []agent.Notice {
-	var ns []agent.Notice
+func outputNotices(x active, out hookrun.Output) []lifecycle.Notice {
+	var ns []lifecycle.Notice
 	if s := strings.TrimSpace(out.SystemMessage); s != "" {
-		ns = append(ns, agent.Notice{Kind: agent.NoticeStatus, Source: x.id, Label: x.label, Text: s})
+		ns = append(ns, lifecycle.Notice{Kind: lifecycle.NoticeStatus, Source: x.id, Label: x.label, Text: s})
 	}
 	if s := strings.TrimSpace(out.BlockReason); s != "" {
-		ns = append(ns, agent.Notice{Kind: agent.NoticeBlocked, Source: x.id, Label: x.label, Text: s})
+		ns = append(ns, lifecycle.Notice{Kind: lifecycle.NoticeBlocked, Source: x.id, Label: x.label, Text: s})
 	}
 	return ns
 }
@@ -291,7 +294,7 @@ func (d *Dispatcher) failed(x active, msg string) extResult {
 	if seen {
 		return extResult{}
 	}
-	return extResult{notices: []agent.Notice{{Kind: agent.NoticeFailure, Source: x.id, Label: x.label,
+	return extResult{notices: []lifecycle.Notice{{Kind: lifecycle.NoticeFailure, Source: x.id, Label: x.label,
 		Text: x.label + ": " + msg}}}
 }
 
@@ -311,10 +314,10 @@ func (d *Dispatcher) runHook(ctx context.Context, x active, h manifest.Hook, c c
 	env := hookrun.Environ(hookrun.EnvInput{Parent: d.environ(), HookPATH: d.hookPATH(), PluginRoot: x.dir,
 		PluginData: x.data, ProjectDir: c.project, SessionID: c.session, Event: c.event, Options: x.optionEnv})
 	if h.StatusMessage != "" {
-		agent.ReportStatus(ctx, x.label+": "+h.StatusMessage)
+		lifecycle.ReportStatus(ctx, x.label+": "+h.StatusMessage)
 	}
 	started := time.Now()
-	res := hookrun.Run(ctx, hookrun.Spec{Argv: argv, Dir: c.project, Env: env, Stdin: c.stdin(), Timeout: timeout})
+	res := hookrun.Run(ctx, hookrun.Spec{Argv: argv, Dir: c.project, Env: env, Stdin: c.stdin(), Timeout: timeout, Owner: x.id})
 	if h.IgnoreExit {
 		var f *hookrun.Failure
 		if errors.As(res.Err, &f) && f.Kind == hookrun.ExitStatus {
@@ -351,8 +354,8 @@ func (d *Dispatcher) track(ctx context.Context, id string) (context.Context, fun
 	}
 }
 
-// stop cancels every running hook of an extension (process groups get
-// SIGTERM, then SIGKILL).
+// stop cancels every running hook of an extension and ends the processes
+// its hooks left running (process groups get SIGTERM, then SIGKILL).
 func (d *Dispatcher) stop(id string) {
 	d.mu.Lock()
 	var cancels []context.CancelFunc
@@ -364,6 +367,7 @@ func (d *Dispatcher) stop(id string) {
 	for _, c := range cancels {
 		c()
 	}
+	childproc.StopOwned(id)
 }
 
 func hashOf(text string) string {

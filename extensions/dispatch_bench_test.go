@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentdesk/agentdesk/agent"
+	"github.com/agentdesk/agentdesk/agent/lifecycle"
 	"github.com/agentdesk/agentdesk/extensions"
 	"github.com/agentdesk/agentdesk/extensions/gittest"
 	"github.com/agentdesk/agentdesk/storage"
@@ -93,7 +93,7 @@ func installEnabled(b *testing.B, m *extensions.Manager, url string) extensions.
 // returns how long it took.
 func (x *benchExtensions) submit(b *testing.B) time.Duration {
 	began := time.Now()
-	res := x.disp.UserPromptSubmit(context.Background(), agent.PromptEvent{SessionID: "bench", ProjectDir: x.project, Prompt: "go"})
+	res := x.disp.UserPromptSubmit(context.Background(), lifecycle.PromptEvent{SessionID: "bench", ProjectDir: x.project, Prompt: "go"})
 	took := time.Since(began)
 	if len(res.Notices) > 0 {
 		b.Fatalf("hook notices: %+v", res.Notices)

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentdesk/agentdesk/agent"
+	"github.com/agentdesk/agentdesk/agent/lifecycle"
 	"github.com/agentdesk/agentdesk/extensions/gittest"
 	"github.com/agentdesk/agentdesk/storage"
 )
@@ -161,6 +161,6 @@ func (e *testEnv) storeState() []string {
 	return out
 }
 
-func sessionStartEvent(project string) agent.SessionStartEvent {
-	return agent.SessionStartEvent{SessionID: "s1", ProjectDir: project, Source: agent.SourceStartup, Model: "m"}
+func sessionStartEvent(project string) lifecycle.SessionStartEvent {
+	return lifecycle.SessionStartEvent{SessionID: "s1", ProjectDir: project, Source: lifecycle.SourceStartup, Model: "m"}
 }

@@ -3,10 +3,12 @@ package extensions
 import (
 	"context"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/agentdesk/agentdesk/agent/childproc"
 	"github.com/agentdesk/agentdesk/extensions/manifest"
 	"github.com/agentdesk/agentdesk/storage"
 )
@@ -57,6 +59,10 @@ type Info struct {
 	UpdatedAt   time.Time     `json:"updated_at"`
 	Dir         string        `json:"dir"`
 	DataDir     string        `json:"data_dir"`
+	// Lingering are the process groups (by leader pid) that its hooks
+	// left running in this AgentDesk process; they end when it is
+	// disabled, uninstalled or updated, or the app quits.
+	Lingering []int `json:"lingering_pids,omitempty"`
 
 	pkg *manifest.Package
 }
@@ -130,7 +136,8 @@ func (m *Manager) load(ctx context.Context, e storage.Extension, withRuns bool) 
 		Plugin: e.Plugin, PluginSource: pluginSourceText(e.PluginSource),
 		PreviousCommit: e.PreviousCommit, Enabled: e.Enabled, LastError: e.LastError, ReviewReason: e.ReviewReason,
 		InstalledAt: e.InstalledAt, UpdatedAt: e.UpdatedAt, Dir: dir, DataDir: m.store.dataDir(e.ID),
-		Hooks: []Hook{}, Skills: []Skill{}, Diagnostics: []string{}}
+		Hooks: []Hook{}, Skills: []Skill{}, Diagnostics: []string{}, Lingering: childproc.Lingering(e.ID)}
+	slices.Sort(info.Lingering)
 	pkg, hash, err := m.version(ctx, e.ID, e.ActiveCommit)
 	if err == nil {
 		if _, statErr := os.Stat(dir); statErr != nil {

@@ -2,7 +2,7 @@
 // Extensions: Claude Code / Codex style plugin packages fetched from an
 // HTTPS git URL. Nothing from a package runs at install or update; hooks
 // run only for enabled, trusted extensions, through the Dispatcher, which
-// implements agent.Lifecycle.
+// implements lifecycle.Lifecycle.
 package extensions
 
 import (

@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -112,10 +113,27 @@ func (p *extensionsPane) cardMessage(info extensions.Info, st *cardState) fyne.C
 		lines = append(lines, "Last error: "+info.LastError+fixFor(info.LastError))
 		importance = widget.DangerImportance
 	}
+	if len(info.Lingering) > 0 {
+		lines = append(lines, lingeringLine(info.Lingering))
+	}
 	if len(lines) == 0 {
 		return nil
 	}
 	return &widget.Label{Text: strings.Join(lines, "\n"), Wrapping: fyne.TextWrapWord, Importance: importance}
+}
+
+// lingeringLine names the processes the extension's hooks left running.
+func lingeringLine(pids []int) string {
+	ids := make([]string, len(pids))
+	for i, pid := range pids {
+		ids[i] = strconv.Itoa(pid)
+	}
+	what := "a process group"
+	if len(pids) > 1 {
+		what = strconv.Itoa(len(pids)) + " process groups"
+	}
+	return fmt.Sprintf("Its hooks left %s running (pid %s); stopped when you disable, update or uninstall it, or quit.",
+		what, strings.Join(ids, ", "))
 }
 
 // fixFor suggests the action that fixes a hook error.

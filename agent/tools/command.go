@@ -5,16 +5,16 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"time"
 
+	"github.com/agentdesk/agentdesk/agent/childproc"
 	"github.com/agentdesk/agentdesk/agent/llm"
+	"github.com/invopop/jsonschema"
 )
-
-// killGrace is how long a command's process group has to exit after
-// SIGTERM before it is killed.
-const killGrace = time.Second
 
 // runCommand is the run_command tool: a shell command the user approved,
 // run in the project root.
@@ -25,8 +25,16 @@ type runCommand struct {
 }
 
 type runCommandArgs struct {
-	Command        string  `json:"command"`
-	TimeoutSeconds float64 `json:"timeout_seconds"`
+	Command        string  "json:\"command\" jsonschema:\"required\" jsonschema_description:\"The command line, e.g. `go test ./...`.\""
+	TimeoutSeconds float64 `json:"timeout_seconds" jsonschema:"minimum=1" jsonschema_description:"Kill the command after this many seconds."`
+}
+
+// JSONSchemaExtend states the timeout's ceiling, a constant that a tag
+// could only repeat.
+func (runCommandArgs) JSONSchemaExtend(s *jsonschema.Schema) {
+	if p, ok := s.Properties.Get("timeout_seconds"); ok {
+		p.Maximum = json.Number(strconv.Itoa(int(MaxCommandTimeout.Seconds())))
+	}
 }
 
 func (t *runCommand) Spec() llm.ToolSpec {
@@ -37,10 +45,7 @@ func (t *runCommand) Spec() llm.ToolSpec {
 			"of each stream only the first and last %d KiB are kept. The command is killed after timeout_seconds "+
 			"(default %d, at most %d), and background processes it started are stopped when it ends.",
 			HeadTailBytes>>10, int(t.defaultTimeout.Seconds()), int(MaxCommandTimeout.Seconds())),
-		Parameters: parameters([]string{"command"}, map[string]property{
-			"command":         {Type: "string", Description: "The command line, e.g. `go test ./...`."},
-			"timeout_seconds": {Type: "number", Minimum: 1, Maximum: int(MaxCommandTimeout.Seconds()), Description: "Kill the command after this many seconds."},
-		}),
+		Parameters: schemaOf(runCommandArgs{}),
 	}
 }
 
@@ -95,20 +100,20 @@ func (t *runCommand) Run(ctx context.Context, raw json.RawMessage) Result {
 
 // outcome is what happened to one command.
 type outcome struct {
-	cmd            *exec.Cmd
-	stdout, stderr *headTail
+	started        bool
+	state          *os.ProcessState // nil unless it was waited for
+	stdout, stderr *childproc.HeadTail
 	err            error         // from starting or waiting
 	timedOut       time.Duration // the timeout, if it fired
 	cancelled      bool
 }
 
-// execute runs command in its own process group. When the timeout or ctx
-// ends it, the group gets SIGTERM and, after killGrace, the shell is
-// killed and its pipes closed (Cmd.WaitDelay), so a grandchild holding
-// them cannot hang the call. Whatever is left of the group afterwards,
-// such as background jobs, is killed.
+// execute runs command under the child-process supervisor: in its own
+// process group, stopped as a whole (SIGTERM, then SIGKILL after
+// childproc.Grace) when the timeout or ctx ends it, and afterwards
+// whatever is left of the group, such as background jobs, is stopped too.
 func (t *runCommand) execute(ctx context.Context, command string, timeout time.Duration) outcome {
-	out := outcome{stdout: newHeadTail(HeadTailBytes), stderr: newHeadTail(HeadTailBytes)}
+	out := outcome{stdout: childproc.NewHeadTail(HeadTailBytes), stderr: childproc.NewHeadTail(HeadTailBytes)}
 	shell, err := findShell()
 	if err != nil {
 		out.err = err
@@ -116,17 +121,16 @@ func (t *runCommand) execute(ctx context.Context, command string, timeout time.D
 	}
 	runCtx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	cmd := exec.CommandContext(runCtx, shell, "-c", command)
-	cmd.Dir, cmd.Env = t.dir, t.env
-	cmd.Stdout, cmd.Stderr = out.stdout, out.stderr
-	cmd.WaitDelay = killGrace
-	inOwnProcessGroup(cmd)
-	out.cmd = cmd
-	if out.err = cmd.Start(); out.err != nil {
+	p, err := childproc.Start(runCtx, childproc.Spec{Path: shell, Args: []string{shell, "-c", command},
+		Dir: t.dir, Env: t.env, Stdout: out.stdout, Stderr: out.stderr})
+	if err != nil {
+		out.err = err
 		return out
 	}
-	out.err = cmd.Wait()
-	killProcessGroup(cmd.Process)
+	out.started = true
+	out.err = p.Wait()
+	p.Stop()
+	out.state = p.State()
 	out.cancelled = ctx.Err() != nil
 	if !out.cancelled && errors.Is(runCtx.Err(), context.DeadlineExceeded) {
 		out.timedOut = timeout
@@ -151,13 +155,13 @@ func (o outcome) result() Result {
 	b.WriteString(status)
 	for _, s := range []struct {
 		name string
-		out  *headTail
+		out  *childproc.HeadTail
 	}{{"stdout", o.stdout}, {"stderr", o.stderr}} {
 		if s.out.Len() > 0 {
 			fmt.Fprintf(&b, "\n--- %s ---\n%s", s.name, strings.TrimSuffix(s.out.String(), "\n"))
 		}
 	}
-	if o.stdout.Len() == 0 && o.stderr.Len() == 0 && o.cmd != nil && o.cmd.Process != nil {
+	if o.stdout.Len() == 0 && o.stderr.Len() == 0 && o.started {
 		b.WriteString("\n(no output)")
 	}
 	return Result{Text: b.String(), IsError: failed}
@@ -170,12 +174,12 @@ func (o outcome) status() (string, bool) {
 		return "command cancelled; its processes were stopped", true
 	case o.timedOut > 0:
 		return fmt.Sprintf("command timed out after %s; its processes were stopped", o.timedOut), true
-	case o.cmd == nil || o.cmd.Process == nil:
+	case !o.started:
 		return fmt.Sprintf("command could not start: %v", o.err), true
-	case o.cmd.ProcessState == nil:
+	case o.state == nil:
 		return fmt.Sprintf("command failed: %v", o.err), true
 	}
-	state := o.cmd.ProcessState
+	state := o.state
 	code := state.ExitCode()
 	if code < 0 {
 		return "command ended by " + state.String(), true

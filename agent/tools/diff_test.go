@@ -59,7 +59,7 @@ func TestUnifiedDiffHunks(t *testing.T) {
 }
 
 // TestUnifiedDiffRoundTrip applies generated diffs back to the old text,
-// including inputs past maxDiffEdits where the fallback is used.
+// a large rewrite included.
 func TestUnifiedDiffRoundTrip(t *testing.T) {
 	tests := []struct {
 		name     string
@@ -67,14 +67,14 @@ func TestUnifiedDiffRoundTrip(t *testing.T) {
 	}{
 		{"interleaved", []string{"a", "b", "c", "d", "e"}, []string{"b", "x", "d", "e", "f"}},
 		{"disjoint", []string{"a", "b"}, []string{"c", "d"}},
-		{"past the edit bound", numbered("old", maxDiffEdits), numbered("new", maxDiffEdits)},
+		{"large rewrite", numbered("old", 1000), numbered("new", 1000)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			old, new := strings.Join(tt.old, "\n")+"\n", strings.Join(tt.new, "\n")+"\n"
-			ops := diffOps(splitLines(old), splitLines(new))
-			if got := applyOps(ops, splitLines(old), splitLines(new)); got != new {
-				t.Errorf("applying the edit script gave %q, want %q", got, new)
+			got, err := applyUnified(unifiedDiff("a/f", "b/f", old, new), old)
+			if err != nil || got != new {
+				t.Errorf("applying the diff gave %q, %v; want %q", got, err, new)
 			}
 		})
 	}
@@ -88,30 +88,41 @@ func numbered(prefix string, n int) []string {
 	return lines
 }
 
-// applyOps rebuilds the new text from an edit script, checking that every
-// kept line really is the same on both sides.
-func applyOps(ops []opKind, a, b []string) string {
+// applyUnified applies a unified diff with context to old, checking that
+// every context and removed line really is in old where the hunk says.
+func applyUnified(diff, old string) (string, error) {
+	oldLines := strings.SplitAfter(old, "\n")
 	var out strings.Builder
-	ai, bi := 0, 0
-	for _, op := range ops {
-		switch op {
-		case opEqual:
-			if a[ai] != b[bi] {
-				return fmt.Sprintf("kept line differs: %q vs %q", a[ai], b[bi])
+	next := 0 // index of the next old line not yet copied
+	for _, line := range strings.SplitAfter(diff, "\n")[2:] {
+		var from int
+		switch {
+		case line == "":
+		case strings.HasPrefix(line, "@@ "):
+			if _, err := fmt.Sscanf(line, "@@ -%d", &from); err != nil {
+				return "", fmt.Errorf("hunk header %q: %w", line, err)
 			}
-			out.WriteString(b[bi])
-			ai, bi = ai+1, bi+1
-		case opDelete:
-			ai++
-		case opInsert:
-			out.WriteString(b[bi])
-			bi++
+			for ; next < from-1; next++ {
+				out.WriteString(oldLines[next])
+			}
+		case line[0] == '+':
+			out.WriteString(line[1:])
+		case line[0] == ' ' || line[0] == '-':
+			if oldLines[next] != line[1:] {
+				return "", fmt.Errorf("line %d is %q, the diff says %q", next+1, oldLines[next], line[1:])
+			}
+			if line[0] == ' ' {
+				out.WriteString(line[1:])
+			}
+			next++
+		default:
+			return "", fmt.Errorf("unexpected diff line %q", line)
 		}
 	}
-	if ai != len(a) || bi != len(b) {
-		return "edit script did not consume both sides"
+	for ; next < len(oldLines); next++ {
+		out.WriteString(oldLines[next])
 	}
-	return out.String()
+	return out.String(), nil
 }
 
 func BenchmarkUnifiedDiffLargeFileSmallEdit(b *testing.B) {

@@ -19,8 +19,8 @@ type glob struct {
 }
 
 type globArgs struct {
-	Pattern string `json:"pattern"`
-	Path    string `json:"path"`
+	Pattern string `json:"pattern" jsonschema:"required" jsonschema_description:"The pattern, relative to path (or absolute, inside a skill folder or the project)."`
+	Path    string `json:"path" jsonschema_description:"The directory to search from. Default: the project root."`
 }
 
 // globQuery is a parsed glob call: where to start and what to match there.
@@ -59,16 +59,13 @@ func (a *globArgs) parse(raw json.RawMessage) (globQuery, error) {
 func (t *glob) Spec() llm.ToolSpec {
 	return llm.ToolSpec{
 		Name: "glob",
-		Description: fmt.Sprintf("Find files and directories by path pattern. `*`, `?` and `[abc]` match within one "+
+		Description: fmt.Sprintf("Find files and directories by path pattern. `*`, `?`, `[abc]` and `{a,b}` match within one "+
 			"path segment; a segment that is exactly `**` matches any number of directories, so `**/*.go` finds Go "+
 			"files at any depth and `src/**/test_*.py` those under src. Returns matching paths, one per line, "+
 			"directories ending in '/'. Symlinked directories are not followed and .git is never searched. "+
 			"Fails if more than %d paths match or more than %d entries would be visited: narrow the pattern or path.",
 			MaxSearchResults, MaxVisitEntries),
-		Parameters: parameters([]string{"pattern"}, map[string]property{
-			"pattern": {Type: "string", Description: "The pattern, relative to path (or absolute, inside a skill folder or the project)."},
-			"path":    pathProperty("The directory to search from. Default: the project root."),
-		}),
+		Parameters: schemaOf(globArgs{}),
 	}
 }
 

@@ -29,10 +29,10 @@ type grep struct {
 }
 
 type grepArgs struct {
-	Pattern         string `json:"pattern"`
-	Path            string `json:"path"`
-	Glob            string `json:"glob"`
-	CaseInsensitive bool   `json:"case_insensitive"`
+	Pattern         string `json:"pattern" jsonschema:"required" jsonschema_description:"The regular expression (Go RE2 syntax)."`
+	Path            string `json:"path" jsonschema_description:"The file or directory to search. Default: the project root."`
+	Glob            string "json:\"glob\" jsonschema_description:\"Only search files matching this glob, e.g. `*.go`.\""
+	CaseInsensitive bool   `json:"case_insensitive" jsonschema_description:"Ignore case. Default false."`
 }
 
 // grepQuery is a parsed grep call.
@@ -75,12 +75,7 @@ func (t *grep) Spec() llm.ToolSpec {
 			"Binary files, files over %d KiB, symlinks and .git are skipped. Fails if more than %d lines match "+
 			"or more than %d entries would be visited: narrow the pattern, path or glob.",
 			MaxGrepFileBytes>>10, MaxSearchResults, MaxVisitEntries),
-		Parameters: parameters([]string{"pattern"}, map[string]property{
-			"pattern":          {Type: "string", Description: "The regular expression (Go RE2 syntax)."},
-			"path":             pathProperty("The file or directory to search. Default: the project root."),
-			"glob":             {Type: "string", Description: "Only search files matching this glob, e.g. `*.go`."},
-			"case_insensitive": {Type: "boolean", Description: "Ignore case. Default false."},
-		}),
+		Parameters: schemaOf(grepArgs{}),
 	}
 }
 
@@ -278,7 +273,7 @@ func more(n int) string {
 // names anywhere, like ripgrep's --glob; one with '/' matches the path
 // below the search directory.
 type fileFilter struct {
-	pattern  globPattern // nil: every file
+	pattern  *globPattern // nil: every file
 	nameOnly bool
 }
 
@@ -291,7 +286,7 @@ func parseFileFilter(glob string) (fileFilter, error) {
 	if err != nil {
 		return fileFilter{}, fmt.Errorf("invalid arguments: glob: %w", err)
 	}
-	return fileFilter{pattern: pat, nameOnly: !strings.Contains(slashed, "/")}, nil
+	return fileFilter{pattern: &pat, nameOnly: !strings.Contains(slashed, "/")}, nil
 }
 
 func (f fileFilter) match(rel string) bool {

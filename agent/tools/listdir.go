@@ -18,7 +18,7 @@ type listDir struct {
 }
 
 type listDirArgs struct {
-	Path string `json:"path"`
+	Path string `json:"path" jsonschema_description:"The directory to list. Default: the project root."`
 }
 
 func (a *listDirArgs) parse(raw json.RawMessage) error {
@@ -37,9 +37,7 @@ func (t *listDir) Spec() llm.ToolSpec {
 		Description: fmt.Sprintf("List one directory, not recursively. Subdirectories end in '/', symlinks in '@', "+
 			"files show their size. .git is not shown. Fails for a directory of more than %d entries; "+
 			"use glob to search a tree or a large directory.", MaxSearchResults),
-		Parameters: parameters(nil, map[string]property{
-			"path": pathProperty("The directory to list. Default: the project root."),
-		}),
+		Parameters: schemaOf(listDirArgs{}),
 	}
 }
 

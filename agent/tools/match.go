@@ -2,22 +2,26 @@ package tools
 
 import (
 	"fmt"
-	"path"
 	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
 )
 
 // doubleStar is the pattern segment that matches any number of segments.
 const doubleStar = "**"
 
-// globPattern is a slash-separated glob split into segments. A segment is
-// matched with path.Match against one path segment, except a segment that
-// is exactly "**", which matches zero or more whole segments.
-type globPattern []string
+// globPattern is a slash-separated glob as doublestar reads it: `*`, `?`,
+// `[abc]` and `{a,b}` within a segment, and a segment that is exactly
+// "**" matching zero or more whole segments.
+type globPattern struct {
+	segs []string // the segments, empty and "." ones dropped
+	full string   // segs joined by "/", what is matched
+}
 
 // parseGlob splits and checks a pattern. Empty and "." segments are
 // dropped, so "./src//*.go" means "src/*.go".
 func parseGlob(pattern string) (globPattern, error) {
-	var segs globPattern
+	var segs []string
 	for _, seg := range strings.Split(pattern, "/") {
 		if seg == "" || seg == "." {
 			continue
@@ -25,54 +29,84 @@ func parseGlob(pattern string) (globPattern, error) {
 		if seg == doubleStar && len(segs) > 0 && segs[len(segs)-1] == doubleStar {
 			continue // "**/**" means the same as "**"
 		}
-		if _, err := path.Match(seg, ""); err != nil {
-			return nil, fmt.Errorf("invalid glob pattern %q: bad segment %q", pattern, seg)
+		if seg != doubleStar {
+			seg = collapseStars(seg)
 		}
 		segs = append(segs, seg)
 	}
 	if len(segs) == 0 {
-		return nil, fmt.Errorf("invalid glob pattern %q: it names no files", pattern)
+		return globPattern{}, fmt.Errorf("invalid glob pattern %q: it names no files", pattern)
 	}
-	return segs, nil
+	p := newGlobPattern(segs)
+	if !doublestar.ValidatePattern(p.full) {
+		return globPattern{}, fmt.Errorf("invalid glob pattern %q: unbalanced brackets or braces, or a trailing backslash", pattern)
+	}
+	return p, nil
+}
+
+// collapseStars turns each run of unescaped '*' in a segment into one:
+// within a segment they mean the same, but doublestar would read "**"
+// there as something else (it does not match "a" with "a***").
+func collapseStars(seg string) string {
+	var b strings.Builder
+	escaped, prevStar := false, false
+	for _, r := range seg {
+		star := r == '*' && !escaped
+		if !(star && prevStar) {
+			b.WriteRune(r)
+		}
+		prevStar = star
+		escaped = r == '\\' && !escaped
+	}
+	return b.String()
+}
+
+func newGlobPattern(segs []string) globPattern {
+	return globPattern{segs: segs, full: strings.Join(segs, "/")}
 }
 
 // match reports whether the path segments name match the whole pattern.
 func (p globPattern) match(name []string) bool {
-	return p.solve(name, false)
+	if len(name) == 0 {
+		// No segments at all: only "**" takes none (doublestar's "*"
+		// would match the empty string).
+		return len(p.segs) == 1 && p.segs[0] == doubleStar
+	}
+	joined := strings.Join(name, "/")
+	if doublestar.MatchUnvalidated(p.full, joined) {
+		return true
+	}
+	// A trailing "**" also matches no segment at all. doublestar misses
+	// that after a segment whose last '*' matched nothing ("a*/**" does
+	// not match "a"), so that case is asked without the "**".
+	n := len(p.segs)
+	return n > 1 && p.segs[n-1] == doubleStar && doublestar.MatchUnvalidated(strings.Join(p.segs[:n-1], "/"), joined)
 }
 
 // mayMatchBelow reports whether some path strictly below the directory
-// dir could match, so a walk can skip directories that cannot.
+// dir could match, so a walk can skip directories that cannot. That is
+// so when dir matches the first i segments of the pattern and either a
+// segment is left for what lies below, or the i-th is "**", which goes
+// on matching below. Where such a prefix is not a pattern of its own
+// (braces spanning a "/"), it answers yes: pruning only saves time.
 func (p globPattern) mayMatchBelow(dir []string) bool {
-	return p.solve(dir, true)
-}
-
-// solve runs a dynamic programme over (pattern segment, name segment)
-// positions instead of backtracking, so patterns with many "**" stay
-// linear in len(p)*len(name). ok[i][j] says p[i:] matches name[j:]; with
-// below set, it says name[j:] plus at least one more segment could match.
-func (p globPattern) solve(name []string, below bool) bool {
-	np, nn := len(p), len(name)
-	width := nn + 1
-	ok := make([]bool, (np+1)*width)
-	at := func(i, j int) *bool { return &ok[i*width+j] }
-	*at(np, nn) = !below
-	for i := np - 1; i >= 0; i-- {
-		if below {
-			*at(i, nn) = true
-		} else {
-			*at(i, nn) = p[i] == doubleStar && *at(i+1, nn)
+	if len(dir) == 0 {
+		return true
+	}
+	name := strings.Join(dir, "/")
+	for i := 1; i <= len(p.segs); i++ {
+		if i == len(p.segs) && p.segs[i-1] != doubleStar {
+			break
 		}
-		for j := nn - 1; j >= 0; j-- {
-			if p[i] == doubleStar {
-				*at(i, j) = *at(i+1, j) || *at(i, j+1)
-				continue
-			}
-			matched, _ := path.Match(p[i], name[j]) // p was validated by parseGlob
-			*at(i, j) = matched && *at(i+1, j+1)
+		prefix := strings.Join(p.segs[:i], "/")
+		if !doublestar.ValidatePattern(prefix) {
+			return true
+		}
+		if doublestar.MatchUnvalidated(prefix, name) {
+			return true
 		}
 	}
-	return *at(0, 0)
+	return false
 }
 
 // splitLiteral separates the leading segments without wildcards, which
@@ -80,16 +114,16 @@ func (p globPattern) solve(name []string, below bool) bool {
 // stays in rest.
 func (p globPattern) splitLiteral() (prefix []string, rest globPattern) {
 	n := 0
-	for n < len(p)-1 && !hasMeta(p[n]) {
+	for n < len(p.segs)-1 && !hasMeta(p.segs[n]) {
 		n++
 	}
-	return p[:n], p[n:]
+	return p.segs[:n], newGlobPattern(p.segs[n:])
 }
 
-// hasMeta reports whether a segment has characters path.Match treats
+// hasMeta reports whether a segment has characters doublestar treats
 // specially.
 func hasMeta(seg string) bool {
-	return strings.ContainsAny(seg, `*?[\`)
+	return strings.ContainsAny(seg, `*?[{\`)
 }
 
 // splitPath splits a slash path into segments, dropping empty ones.

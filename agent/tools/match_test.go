@@ -38,6 +38,15 @@ func TestGlobPatternMatch(t *testing.T) {
 		{`\*`, "x", false},
 		{"./src//*.go", "src/a.go", true},
 		{"**/**/x", "x", true},
+		{"*.{go,md}", "README.md", true},
+		{"*.{go,md}", "main.c", false},
+		{"{src,lib}/**/*.go", "lib/x/a.go", true},
+		{"{src/a,lib}/*.go", "src/a/b.go", true},
+		// Found by FuzzGlobMatch where doublestar alone differs.
+		{"*", "", false},
+		{"a***", "a", true},
+		{"a*/**", "a", true},
+		{"x/a?*/**", "x/ab", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.pattern+" "+tt.name, func(t *testing.T) {
@@ -65,6 +74,9 @@ func TestGlobPatternMayMatchBelow(t *testing.T) {
 		{"a/**", "a", true},
 		{"a/**/b", "a/x", true},
 		{"a/**/b", "b", false},
+		{"{src,lib}/*.go", "lib", true},
+		{"{src,lib}/*.go", "doc", false},
+		{"{src/a,lib}/*.go", "src", true}, // braces across '/': no pruning
 	}
 	for _, tt := range tests {
 		p, err := parseGlob(tt.pattern)
@@ -78,7 +90,7 @@ func TestGlobPatternMayMatchBelow(t *testing.T) {
 }
 
 func TestParseGlobErrors(t *testing.T) {
-	for _, pattern := range []string{"", "/", "./", "src/[a", `a\`} {
+	for _, pattern := range []string{"", "/", "./", "src/[a", `a\`, "{a,b"} {
 		if _, err := parseGlob(pattern); err == nil {
 			t.Errorf("parseGlob(%q) succeeded", pattern)
 		}
@@ -92,6 +104,7 @@ func FuzzGlobMatch(f *testing.F) {
 	for _, seed := range [][2]string{
 		{"**/*.go", "a/b/c.go"}, {"a/**/b", "a/b"}, {"a/**", "a"}, {"**", ""},
 		{"*a*/**/?b", "xa/y/zb"}, {"[a-", "a"}, {`\`, "x"}, {"**/**/a", "a/a/a"},
+		{"{a,b/c}/d", "b/c/d"},
 	} {
 		f.Add(seed[0], seed[1])
 	}
@@ -127,7 +140,7 @@ var simpleGlob = regexp.MustCompile(`^[ab*?/.]*$`)
 func referenceMatch(p globPattern, segs []string) bool {
 	var re strings.Builder
 	re.WriteString("^")
-	for _, seg := range p {
+	for _, seg := range p.segs {
 		if seg == doubleStar {
 			re.WriteString("(?:/[^/]+)*")
 			continue

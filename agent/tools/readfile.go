@@ -24,9 +24,9 @@ type readFile struct {
 }
 
 type readFileArgs struct {
-	Path   string `json:"path"`
-	Offset int    `json:"offset"`
-	Limit  int    `json:"limit"`
+	Path   string `json:"path" jsonschema:"required" jsonschema_description:"The file to read."`
+	Offset int    `json:"offset" jsonschema:"minimum=1" jsonschema_description:"First line to return, counting from 1. Default 1."`
+	Limit  int    `json:"limit" jsonschema:"minimum=1" jsonschema_description:"Most lines to return. Default: to the end of the file."`
 }
 
 func (a *readFileArgs) parse(raw json.RawMessage) error {
@@ -52,11 +52,7 @@ func (t *readFile) Spec() llm.ToolSpec {
 			"Use offset and limit to read part of a large file; one call returns at most %d KiB "+
 			"and says where to continue. Binary files and directories are refused (use list_dir for directories).",
 			MaxReadBytes>>10),
-		Parameters: parameters([]string{"path"}, map[string]property{
-			"path":   pathProperty("The file to read."),
-			"offset": {Type: "integer", Minimum: 1, Description: "First line to return, counting from 1. Default 1."},
-			"limit":  {Type: "integer", Minimum: 1, Description: "Most lines to return. Default: to the end of the file."},
-		}),
+		Parameters: schemaOf(readFileArgs{}),
 	}
 }
 

@@ -3,39 +3,33 @@ package tools
 import (
 	"encoding/json"
 	"fmt"
+
+	"github.com/invopop/jsonschema"
 )
 
-// property is one argument in a tool's JSON Schema.
-type property struct {
-	Type        string `json:"type"`
-	Description string `json:"description"`
-	Minimum     int    `json:"minimum,omitempty"`
-	Maximum     int    `json:"maximum,omitempty"`
-}
+// pathNote ends the description of every tool's "path" argument, so all
+// of them explain paths the same way.
+const pathNote = " Relative paths are relative to the project root; " +
+	"absolute paths must lie inside the project root or, for reading, an enabled skill folder."
 
-// objectSchema is the JSON Schema of a tool's argument object.
-type objectSchema struct {
-	Type                 string              `json:"type"`
-	Properties           map[string]property `json:"properties"`
-	Required             []string            `json:"required,omitempty"`
-	AdditionalProperties bool                `json:"additionalProperties"`
-}
-
-// parameters renders an argument object schema.
-func parameters(required []string, props map[string]property) json.RawMessage {
-	b, err := json.Marshal(objectSchema{Type: "object", Properties: props, Required: required})
+// schemaOf is the JSON Schema of a tool's argument struct, generated from
+// the struct so the two cannot drift: one property per JSON field,
+// described by its jsonschema_description tag, required where tagged
+// jsonschema:"required", no other properties allowed. It is inline (no
+// $ref or $defs) and carries no $schema or $id, which tool-calling APIs
+// do not need and some local servers' grammar converters reject.
+func schemaOf(args any) json.RawMessage {
+	r := jsonschema.Reflector{Anonymous: true, DoNotReference: true, RequiredFromJSONSchemaTags: true}
+	s := r.Reflect(args)
+	s.Version = ""
+	if p, ok := s.Properties.Get("path"); ok {
+		p.Description += pathNote
+	}
+	b, err := json.Marshal(s)
 	if err != nil {
-		// The schema types above always marshal; reaching this is a bug.
+		// Argument structs hold only strings, numbers and booleans, which
+		// always marshal; reaching this is a bug.
 		panic(fmt.Sprintf("marshal tool schema: %v", err))
 	}
 	return b
-}
-
-// pathProperty documents a path argument the same way in every tool.
-func pathProperty(what string) property {
-	return property{
-		Type: "string",
-		Description: what + " Relative paths are relative to the project root; " +
-			"absolute paths must lie inside the project root or, for reading, an enabled skill folder.",
-	}
 }

@@ -97,39 +97,6 @@ func TestWithoutVariable(t *testing.T) {
 	}
 }
 
-func TestHeadTail(t *testing.T) {
-	tests := []struct {
-		name   string
-		writes []string
-		want   string
-	}{
-		{"short", []string{"abc"}, "abc"},
-		{"exactly twice the limit", []string{"abcd", "efgh"}, "abcdefgh"},
-		{"one big write", []string{"abcdefghij"}, "abcd\n[… 2 bytes omitted …]\nghij"},
-		{"many small writes", strings.Split("abcdefghijklmnopqrstuvwxyz", ""), "abcd\n[… 18 bytes omitted …]\nwxyz"},
-		{"big write after small", []string{"ab", "cdefghijklmn"}, "abcd\n[… 6 bytes omitted …]\nklmn"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			h := newHeadTail(4)
-			total := 0
-			for _, w := range tt.writes {
-				n, err := h.Write([]byte(w))
-				if err != nil || n != len(w) {
-					t.Fatalf("Write(%q) = %d, %v", w, n, err)
-				}
-				total += n
-			}
-			if got := h.String(); got != tt.want {
-				t.Errorf("String() = %q, want %q", got, tt.want)
-			}
-			if h.Len() != int64(total) {
-				t.Errorf("Len() = %d, want %d", h.Len(), total)
-			}
-		})
-	}
-}
-
 func TestKindsAndLookup(t *testing.T) {
 	s, _ := newTestSet(t, nil, Options{})
 	want := map[string]Kind{

@@ -93,8 +93,8 @@ type writeFile struct {
 }
 
 type writeFileArgs struct {
-	Path    string  `json:"path"`
-	Content *string `json:"content"`
+	Path    string  `json:"path" jsonschema:"required" jsonschema_description:"The file to write; it must be inside the project root."`
+	Content *string `json:"content" jsonschema:"required" jsonschema_description:"The complete new content of the file."`
 }
 
 func (t *writeFile) Spec() llm.ToolSpec {
@@ -102,10 +102,7 @@ func (t *writeFile) Spec() llm.ToolSpec {
 		Name: "write_file",
 		Description: "Create a file, or replace a file's whole content, inside the project. Parent directories are " +
 			"created. The user sees a diff and approves each write. To change part of an existing file, use edit_file.",
-		Parameters: parameters([]string{"path", "content"}, map[string]property{
-			"path":    pathProperty("The file to write; it must be inside the project root."),
-			"content": {Type: "string", Description: "The complete new content of the file."},
-		}),
+		Parameters: schemaOf(writeFileArgs{}),
 	}
 }
 
@@ -175,7 +172,11 @@ func (t *writeFile) Run(_ context.Context, raw json.RawMessage) Result {
 
 // sizeLine describes content as "N lines, M bytes".
 func sizeLine(content string) string {
-	return fmt.Sprintf("%d lines, %d bytes", len(splitLines(content)), len(content))
+	lines := strings.Count(content, "\n")
+	if content != "" && !strings.HasSuffix(content, "\n") {
+		lines++ // the last line has no newline
+	}
+	return fmt.Sprintf("%d lines, %d bytes", lines, len(content))
 }
 
 // editFile is the edit_file tool.
@@ -184,10 +185,10 @@ type editFile struct {
 }
 
 type editFileArgs struct {
-	Path       string `json:"path"`
-	OldString  string `json:"old_string"`
-	NewString  string `json:"new_string"`
-	ReplaceAll bool   `json:"replace_all"`
+	Path       string `json:"path" jsonschema:"required" jsonschema_description:"The file to edit; it must be inside the project root."`
+	OldString  string `json:"old_string" jsonschema:"required" jsonschema_description:"The exact text to replace."`
+	NewString  string `json:"new_string" jsonschema:"required" jsonschema_description:"The text to put in its place."`
+	ReplaceAll bool   `json:"replace_all" jsonschema_description:"Replace every occurrence instead of exactly one. Default false."`
 }
 
 func (t *editFile) Spec() llm.ToolSpec {
@@ -196,12 +197,7 @@ func (t *editFile) Spec() llm.ToolSpec {
 		Description: "Replace exact text in a file inside the project. old_string must match the file exactly, " +
 			"including whitespace and indentation, and must occur exactly once unless replace_all is true: include " +
 			"enough surrounding lines to make it unique. Read the file first. The user sees a diff and approves each edit.",
-		Parameters: parameters([]string{"path", "old_string", "new_string"}, map[string]property{
-			"path":        pathProperty("The file to edit; it must be inside the project root."),
-			"old_string":  {Type: "string", Description: "The exact text to replace."},
-			"new_string":  {Type: "string", Description: "The text to put in its place."},
-			"replace_all": {Type: "boolean", Description: "Replace every occurrence instead of exactly one. Default false."},
-		}),
+		Parameters: schemaOf(editFileArgs{}),
 	}
 }
 

@@ -31,7 +31,7 @@ const (
 	// OutputTooLarge: stdout exceeded MaxStdout.
 	OutputTooLarge
 	// OutputNotClosed: the hook exited but a process it started kept its
-	// output open past KillGrace.
+	// output open past childproc.Grace.
 	OutputNotClosed
 	// InvalidOutput: stdout was not valid UTF-8 text or hook JSON
 	// (reported by ParseOutput).

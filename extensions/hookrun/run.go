@@ -16,10 +16,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"time"
+
+	"github.com/agentdesk/agentdesk/agent/childproc"
 )
 
 // Bounds of one hook run, from the hooks design.
@@ -28,9 +31,6 @@ const (
 	DefaultTimeout = 5 * time.Second
 	// MaxTimeout is the hard ceiling on any hook's timeout.
 	MaxTimeout = 60 * time.Second
-	// KillGrace is how long a terminated process group has between SIGTERM
-	// and SIGKILL.
-	KillGrace = time.Second
 	// MaxStdin is the largest hook input accepted (a longer prompt is sent
 	// truncated, see the dispatcher).
 	MaxStdin = 1 << 20
@@ -60,6 +60,9 @@ type Spec struct {
 	// Timeout bounds the run: 0 means DefaultTimeout, anything above
 	// MaxTimeout is clamped to it.
 	Timeout time.Duration
+	// Owner names whom the hook runs for (an extension id): processes a
+	// successful run leaves behind are ended by childproc.StopOwned(Owner).
+	Owner string
 }
 
 // Result is what one run produced.
@@ -84,7 +87,8 @@ type Result struct {
 // Run executes s and waits for it. It never returns before the hook's
 // process group has exited or been killed; a hook that succeeds may leave
 // background processes it started without holding its output open, just as
-// in Claude Code.
+// in Claude Code. Those stay known under s.Owner until childproc.StopOwned
+// or childproc.StopAll ends them.
 func Run(ctx context.Context, s Spec) Result {
 	inv := &invocation{program: programName(s.Argv), timeout: effectiveTimeout(s.Timeout)}
 	res := Result{Program: inv.program, ExitCode: -1}
@@ -99,15 +103,18 @@ func Run(ctx context.Context, s Spec) Result {
 		res.Err = inv.startFailure(runCtx, err)
 		return res
 	}
-	waitErr := inv.cmd.Wait()
+	waitErr := inv.proc.Wait()
 	res.Duration = time.Since(inv.began)
-	res.Stdout, res.Stderr, res.StdoutBytes = inv.stdout.kept, inv.stderr.kept, inv.stdout.total
-	res.ExitCode = inv.cmd.ProcessState.ExitCode()
+	res.Stdout, res.Stderr, res.StdoutBytes = inv.stdout.Bytes(), inv.stderr.Bytes(), inv.stdout.Len()
+	res.ExitCode = inv.proc.State().ExitCode()
 	failure = inv.classify(runCtx, waitErr)
-	inv.tree.finish(failure != nil)
 	if failure != nil {
+		// Nothing of a failed run is left behind.
+		inv.proc.Stop()
 		res.Err = failure
+		return res
 	}
+	inv.proc.Release()
 	return res
 }
 
@@ -168,32 +175,22 @@ func lookupFailure(prog, pathList string, err error) *Failure {
 type invocation struct {
 	program        string
 	timeout        time.Duration
-	cmd            *exec.Cmd
-	tree           *processTree
-	stdout, stderr cappedBuffer
+	proc           *childproc.Process
+	stdout, stderr *childproc.Head
 	began          time.Time
 }
 
 func (inv *invocation) start(ctx context.Context, path string, s Spec) error {
-	inv.stdout.limit, inv.stderr.limit = MaxStdout, MaxStderr
-	cmd := exec.CommandContext(ctx, path, s.Argv[1:]...)
-	cmd.Args[0] = s.Argv[0]
-	cmd.Dir = s.Dir
-	cmd.Env = s.Env
-	if cmd.Env == nil {
-		cmd.Env = []string{}
-	}
+	inv.stdout, inv.stderr = childproc.NewHead(MaxStdout), childproc.NewHead(MaxStderr)
+	var stdin io.Reader
 	if len(s.Stdin) > 0 {
-		cmd.Stdin = bytes.NewReader(s.Stdin)
+		stdin = bytes.NewReader(s.Stdin)
 	}
-	cmd.Stdout, cmd.Stderr = &inv.stdout, &inv.stderr
-	// Past the grace period os/exec kills the leader and closes the pipes,
-	// so a grandchild holding stdout cannot keep Wait blocked.
-	cmd.WaitDelay = KillGrace
-	inv.cmd = cmd
-	inv.tree = newProcessTree(cmd)
 	inv.began = time.Now()
-	return inv.tree.start()
+	proc, err := childproc.Start(ctx, childproc.Spec{Path: path, Args: s.Argv, Dir: s.Dir, Env: s.Env,
+		Stdin: stdin, Stdout: inv.stdout, Stderr: inv.stderr, Owner: s.Owner})
+	inv.proc = proc
+	return err
 }
 
 // startFailure words a failed start; os/exec refuses to start a command
@@ -212,18 +209,18 @@ func (inv *invocation) startFailure(runCtx context.Context, err error) *Failure 
 func (inv *invocation) classify(runCtx context.Context, waitErr error) *Failure {
 	var exitErr *exec.ExitError
 	switch {
-	case waitErr == nil && inv.stdout.total > MaxStdout:
+	case waitErr == nil && inv.stdout.Len() > MaxStdout:
 		return inv.failure(OutputTooLarge, fmt.Sprintf("`%s` wrote %s to stdout, over the %s limit; its output was not used",
-			inv.program, formatBytes(inv.stdout.total), formatBytes(MaxStdout)))
+			inv.program, formatBytes(inv.stdout.Len()), formatBytes(MaxStdout)))
 	case waitErr == nil:
 		return nil
-	case inv.tree.wasTerminated():
+	case inv.proc.Terminated():
 		return inv.contextFailure(runCtx)
 	case errors.As(waitErr, &exitErr):
 		return inv.exitFailure(exitErr.ProcessState)
 	case errors.Is(waitErr, exec.ErrWaitDelay):
 		return inv.failure(OutputNotClosed, fmt.Sprintf("`%s` exited, but a process it started kept its output open; it was stopped after %s",
-			inv.program, KillGrace))
+			inv.program, childproc.Grace))
 	default:
 		f := inv.failure(StartFailed, fmt.Sprintf("`%s` failed: %v", inv.program, waitErr))
 		f.Err = waitErr
@@ -250,7 +247,7 @@ func (inv *invocation) contextFailure(runCtx context.Context) *Failure {
 }
 
 func (inv *invocation) exitFailure(state *os.ProcessState) *Failure {
-	if sig, ok := exitSignal(state); ok {
+	if sig, ok := childproc.ExitSignal(state); ok {
 		f := inv.failure(Signaled, fmt.Sprintf("`%s` was killed by signal %s", inv.program, sig))
 		f.Signal = sig
 		return f
@@ -261,22 +258,5 @@ func (inv *invocation) exitFailure(state *os.ProcessState) *Failure {
 }
 
 func (inv *invocation) failure(kind FailureKind, msg string) *Failure {
-	return &Failure{Kind: kind, Program: inv.program, ExitCode: -1, Msg: msg, Stderr: stderrTail(inv.stderr.kept)}
-}
-
-// cappedBuffer keeps the first limit bytes written and counts the rest.
-// It never refuses a write: the child must be able to drain its output or
-// it would block on a full pipe.
-type cappedBuffer struct {
-	kept  []byte
-	limit int
-	total int64
-}
-
-func (b *cappedBuffer) Write(p []byte) (int, error) {
-	b.total += int64(len(p))
-	if room := b.limit - len(b.kept); room > 0 {
-		b.kept = append(b.kept, p[:min(room, len(p))]...)
-	}
-	return len(p), nil
+	return &Failure{Kind: kind, Program: inv.program, ExitCode: -1, Msg: msg, Stderr: stderrTail(inv.stderr.Bytes())}
 }

@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/agentdesk/agentdesk/agent/childproc"
 )
 
 func TestRunSuccess(t *testing.T) {
@@ -64,7 +66,7 @@ func TestRunTimeout(t *testing.T) {
 		t.Fatalf("failure %v", f)
 	}
 	// A hang guard, not a speed check: the hook sleeps for an hour.
-	if limit := spec.Timeout + KillGrace + 10*time.Second; res.Duration > limit {
+	if limit := spec.Timeout + childproc.Grace + 10*time.Second; res.Duration > limit {
 		t.Fatalf("Run took %v, want under %v", res.Duration, limit)
 	}
 }
@@ -114,8 +116,8 @@ func TestRunCancelEscalatesToKill(t *testing.T) {
 	cancel()
 	res := <-done
 	requireFailure(t, res.Err, Canceled)
-	if res.Duration < KillGrace {
-		t.Fatalf("killed after %v, before the %v grace period", res.Duration, KillGrace)
+	if res.Duration < childproc.Grace {
+		t.Fatalf("killed after %v, before the %v grace period", res.Duration, childproc.Grace)
 	}
 }
 

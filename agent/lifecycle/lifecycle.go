@@ -1,4 +1,9 @@
-package agent
+// Package lifecycle is the contract between the agent loop and
+// extensions: the Lifecycle interface, the events it carries, and what
+// hooks give back (HookResult, ContextBlock, Notice). The loop calls it,
+// extensions implement it, app wires the two; neither side needs the
+// other's package.
+package lifecycle
 
 import "context"
 
@@ -16,8 +21,8 @@ const (
 	SourceCompact = "compact"
 )
 
-// Lifecycle is how the loop lets extensions add context. The agent
-// defines it, extensions implement it, app wires it. Calls may run hook
+// Lifecycle is how the loop lets extensions add context. The loop calls
+// it, extensions implement it, app wires it. Calls may run hook
 // processes; they honour ctx and never fail the turn: problems come back
 // as notices.
 type Lifecycle interface {
@@ -97,8 +102,8 @@ func (NopLifecycle) Enabled() []string                                          
 
 type statusKey struct{}
 
-// withStatus gives a lifecycle call a way to say what it is doing.
-func withStatus(ctx context.Context, report func(string)) context.Context {
+// WithStatus gives a lifecycle call a way to say what it is doing.
+func WithStatus(ctx context.Context, report func(string)) context.Context {
 	return context.WithValue(ctx, statusKey{}, report)
 }
 

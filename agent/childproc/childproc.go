@@ -1,0 +1,104 @@
+// Package childproc is AgentDesk's one supervisor for the processes it
+// starts on someone else's behalf: run_command's shell and extension
+// hooks. Each child leads its own process group (a job object on
+// Windows), so stopping it reaches everything it spawned; its output goes
+// to writers that never block (HeadTail, Head), so a chatty child cannot
+// hang on a full pipe; and it is stopped as a whole group: SIGTERM, then
+// SIGKILL after Grace.
+//
+// Callers keep their own policies: what to capture, how to word a
+// timeout (from their context's Err or Cause, never from the exit
+// status), and whether processes left behind by a successful run may
+// live on.
+package childproc
+
+import (
+	"context"
+	"io"
+	"os"
+	"os/exec"
+	"time"
+)
+
+// Grace is how long a terminated process group has between SIGTERM and
+// SIGKILL. It is also how long Wait waits, once the context has ended or
+// the child has exited, for output pipes a grandchild still holds open.
+const Grace = time.Second
+
+// Spec is one child process.
+type Spec struct {
+	// Path is the program to execute: absolute, or relative to Dir.
+	// It is never looked up on a PATH here.
+	Path string
+	// Args is the argument vector including Args[0]; nil means {Path}.
+	Args []string
+	// Dir is the working directory.
+	Dir string
+	// Env is the complete environment; nil means an empty one, never this
+	// process's.
+	Env []string
+	// Stdin is copied to the child; nil means an empty input.
+	Stdin io.Reader
+	// Stdout and Stderr receive the output; nil discards it. They must
+	// never block (see HeadTail and Head).
+	Stdout, Stderr io.Writer
+	// Owner names whom the child runs for, such as an extension id: what
+	// it leaves running after Release is ended by StopOwned(Owner).
+	Owner string
+}
+
+// Process is a started child and its process group.
+type Process struct {
+	cmd   *exec.Cmd
+	group *group
+	owner string
+}
+
+// Start starts s as the leader of a new process group. When ctx ends, the
+// whole group gets SIGTERM (on Windows the job is terminated at once);
+// Grace later the leader is killed and its pipes are closed, so Wait
+// returns even if a grandchild ignores the signal and holds them.
+func Start(ctx context.Context, s Spec) (*Process, error) {
+	cmd := exec.CommandContext(ctx, s.Path)
+	if len(s.Args) > 0 {
+		cmd.Args = s.Args
+	}
+	cmd.Dir, cmd.Env = s.Dir, s.Env
+	if cmd.Env == nil {
+		cmd.Env = []string{}
+	}
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = s.Stdin, s.Stdout, s.Stderr
+	cmd.WaitDelay = Grace
+	p := &Process{cmd: cmd, group: newGroup(cmd), owner: s.Owner}
+	if err := p.group.start(); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// Wait waits for the child to exit and for its output to be copied. A
+// grandchild that keeps the output open past Grace makes it return
+// exec.ErrWaitDelay (or an *exec.ExitError when the child also failed).
+func (p *Process) Wait() error {
+	return p.cmd.Wait()
+}
+
+// State is the child's exit state; nil before Wait returns.
+func (p *Process) State() *os.ProcessState {
+	return p.cmd.ProcessState
+}
+
+// Terminated reports whether the end of the context reached the group,
+// that is whether the child was stopped rather than ending on its own.
+// Call it after Wait.
+func (p *Process) Terminated() bool {
+	return p.group.wasTerminated()
+}
+
+// Stop ends whatever is left of the group after Wait: SIGTERM (unless the
+// context's end already sent it), then SIGKILL once Grace has passed since
+// that SIGTERM. It returns early when the group is gone, and releases the
+// group either way.
+func (p *Process) Stop() {
+	p.group.stop()
+}
