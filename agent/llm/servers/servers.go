@@ -2,7 +2,8 @@
 // window it serves, from what each server states about itself:
 //
 //   - ds4-server: GET /v1/models, owned_by "ds4.c", context_length (the
-//     runtime --ctx value, 32768 by default);
+//     runtime --ctx value, 32768 by default) and
+//     top_provider.max_completion_tokens (its answer room);
 //   - vLLM: GET /v1/models, owned_by "vllm", max_model_len;
 //   - llama.cpp: GET /props, default_generation_settings.n_ctx (the
 //     runtime -c value), owned_by "llamacpp" in /v1/models;
@@ -42,6 +43,9 @@ type Info struct {
 	Name          string // "ds4-server", "vLLM", "llama.cpp", "Ollama", or "" when unknown
 	ContextWindow int    // tokens; 0 when the server did not say
 	Source        string // where ContextWindow was read, for Preferences
+	// MaxAnswer is the answer room the server states and honours as such,
+	// 0 when it does not (see models).
+	MaxAnswer int
 	// Answered: some probe got an answer (so asking again would learn
 	// nothing new until the server restarts).
 	Answered bool
@@ -117,6 +121,9 @@ type modelEntry struct {
 	OwnedBy       string `json:"owned_by"`
 	ContextLength int    `json:"context_length"` // ds4-server, OpenRouter, LM Studio
 	MaxModelLen   int    `json:"max_model_len"`  // vLLM
+	TopProvider   struct {
+		MaxCompletionTokens int `json:"max_completion_tokens"`
+	} `json:"top_provider"` // ds4-server, OpenRouter
 }
 
 var ownerNames = map[string]string{"ds4.c": "ds4-server", "vllm": "vLLM", "llamacpp": "llama.cpp"}
@@ -145,6 +152,14 @@ func (c *client) models(ctx context.Context, model string) Info {
 	}
 	if info.Name != "" && info.Source != "" {
 		info.Source = info.Name + " " + info.Source
+	}
+	// ds4-server states min(its default answer room, --ctx) and clamps
+	// any max_tokens to the room the prompt leaves, never refusing a
+	// request for it: its value costs nothing and lets a long thinking
+	// finish. Elsewhere (OpenRouter) the figure is the model's cap, which
+	// the window may not hold.
+	if info.Name == "ds4-server" {
+		info.MaxAnswer = m.TopProvider.MaxCompletionTokens
 	}
 	return info
 }

@@ -53,7 +53,7 @@ func TestProbeReadsWhatEachServerStates(t *testing.T) {
 		want   Info
 	}{
 		{"ds4-server", map[string]string{"GET /v1/models": ds4Models}, "deepseek-v4-flash",
-			Info{Name: "ds4-server", ContextWindow: 32768, Source: "ds4-server GET /v1/models context_length"}},
+			Info{Name: "ds4-server", ContextWindow: 32768, Source: "ds4-server GET /v1/models context_length", MaxAnswer: 32768}},
 		{"vLLM", map[string]string{"GET /v1/models": vllmModels}, "Qwen/Qwen3-Coder-30B-A3B-Instruct",
 			Info{Name: "vLLM", ContextWindow: 65536, Source: "vLLM GET /v1/models max_model_len"}},
 		{"llama.cpp: the runtime n_ctx, not n_ctx_train", map[string]string{"GET /v1/models": llamaModels, "GET /props": llamaProps}, "qwen",
@@ -64,6 +64,8 @@ func TestProbeReadsWhatEachServerStates(t *testing.T) {
 			Info{Name: "Ollama", ContextWindow: 4096, Source: "Ollama default (the model sets no num_ctx)"}},
 		{"Ollama model trained shorter than the default", map[string]string{"GET /api/version": ollamaVersion, "POST /api/show": ollamaShowSmall}, "tiny",
 			Info{Name: "Ollama", ContextWindow: 2048, Source: "Ollama POST /api/show context_length"}},
+		{"OpenRouter's max_completion_tokens is a model cap, not an answer room", map[string]string{"GET /v1/models": `{"data":[{"id":"deepseek/deepseek-v4","context_length":131072,"top_provider":{"context_length":131072,"max_completion_tokens":131072,"is_moderated":false}}]}`}, "deepseek/deepseek-v4",
+			Info{ContextWindow: 131072, Source: "GET /v1/models context_length"}},
 		{"a server that says nothing", map[string]string{"GET /v1/models": `{"object":"list","data":[{"id":"m","object":"model","owned_by":"someone"}]}`}, "m",
 			Info{}},
 	} {
