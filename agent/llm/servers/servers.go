@@ -8,9 +8,12 @@
 //   - llama.cpp: GET /props, default_generation_settings.n_ctx (the
 //     runtime -c value), owned_by "llamacpp" in /v1/models;
 //   - Ollama: GET /api/version answers; POST /api/show gives the model's
-//     num_ctx parameter when its Modelfile sets one, else Ollama's runtime
-//     default of 4096 tokens applies (capped by the trained
-//     <arch>.context_length);
+//     num_ctx parameter when its Modelfile sets one (capped by the trained
+//     <arch>.context_length); else GET /api/ps gives the context the
+//     model was loaded with. Ollama chooses that itself (4096, 32768 or
+//     262144 tokens by VRAM, or OLLAMA_CONTEXT_LENGTH) and says so
+//     nowhere else, so before the model is loaded 4096 is assumed and the
+//     server is asked again next time;
 //   - others (OpenRouter, LM Studio, proxies) that put context_length on
 //     their models.
 //
@@ -31,8 +34,9 @@ import (
 // Timeout bounds the whole probe: local servers answer in milliseconds.
 const Timeout = 3 * time.Second
 
-// ollamaDefaultContext is the context Ollama runs a model with when
-// neither its Modelfile nor the request sets num_ctx.
+// ollamaDefaultContext is the smallest context Ollama runs a model with
+// when neither its Modelfile nor the request sets num_ctx (server/routes.go:
+// 4096 below 23 GiB of VRAM, 32768 below 47 GiB, else 262144).
 const ollamaDefaultContext = 4096
 
 // maxBody bounds what is read of any answer.
@@ -46,8 +50,8 @@ type Info struct {
 	// MaxAnswer is the answer room the server states and honours as such,
 	// 0 when it does not (see models).
 	MaxAnswer int
-	// Answered: some probe got an answer (so asking again would learn
-	// nothing new until the server restarts).
+	// Answered: some probe got an answer and it is no assumption (so
+	// asking again would learn nothing new until the server restarts).
 	Answered bool
 }
 
@@ -58,7 +62,7 @@ func Probe(ctx context.Context, baseURL, apiKey, model string) Info {
 	defer cancel()
 	c := &client{http: &http.Client{}, key: apiKey, root: rootOf(baseURL)}
 	info := c.probe(ctx, model)
-	info.Answered = c.answered
+	info.Answered = c.answered && !c.provisional
 	return info
 }
 
@@ -86,6 +90,9 @@ type client struct {
 	key      string
 	root     string
 	answered bool // some request got an HTTP answer
+	// provisional: the answer is an assumption that may change without a
+	// restart (an Ollama model not loaded yet), so it is not remembered.
+	provisional bool
 }
 
 // get decodes the JSON answer of a request into v; false on any failure.
@@ -195,17 +202,46 @@ func (c *client) ollama(ctx context.Context, model string) Info {
 		Parameters string         `json:"parameters"`
 		ModelInfo  map[string]any `json:"model_info"`
 	}
-	info := Info{Name: "Ollama", ContextWindow: ollamaDefaultContext, Source: "Ollama default (the model sets no num_ctx)"}
-	if !c.do(ctx, http.MethodPost, "/api/show", map[string]string{"model": model}, &show) {
-		return info
-	}
+	c.do(ctx, http.MethodPost, "/api/show", map[string]string{"model": model}, &show)
+	trained := trainedContext(show.ModelInfo)
 	if n := numCtx(show.Parameters); n > 0 {
+		if trained > 0 && trained < n {
+			return Info{Name: "Ollama", ContextWindow: trained, Source: "Ollama POST /api/show context_length"}
+		}
 		return Info{Name: "Ollama", ContextWindow: n, Source: "Ollama POST /api/show num_ctx"}
 	}
-	if trained := trainedContext(show.ModelInfo); trained > 0 && trained < info.ContextWindow {
+	if n := c.ollamaLoaded(ctx, model); n > 0 {
+		return Info{Name: "Ollama", ContextWindow: n, Source: "Ollama GET /api/ps context_length (as loaded)"}
+	}
+	c.provisional = true
+	info := Info{Name: "Ollama", ContextWindow: ollamaDefaultContext, Source: "Ollama's smallest default, until the model is loaded"}
+	if trained > 0 && trained < info.ContextWindow {
 		info.ContextWindow, info.Source = trained, "Ollama POST /api/show context_length"
 	}
 	return info
+}
+
+// ollamaLoaded is the context the model runs with if Ollama has it
+// loaded (a name without a tag is the :latest one), else 0.
+func (c *client) ollamaLoaded(ctx context.Context, model string) int {
+	var ps struct {
+		Models []struct {
+			Name          string `json:"name"`
+			Model         string `json:"model"`
+			ContextLength int    `json:"context_length"`
+		} `json:"models"`
+	}
+	if !c.do(ctx, http.MethodGet, "/api/ps", nil, &ps) {
+		return 0
+	}
+	for _, m := range ps.Models {
+		for _, name := range []string{m.Name, m.Model} {
+			if name == model || name == model+":latest" {
+				return m.ContextLength
+			}
+		}
+	}
+	return 0
 }
 
 // numCtx finds "num_ctx N" in Ollama's parameters text.
