@@ -91,11 +91,12 @@ type client struct {
 	root     string
 	answered bool // some request got an HTTP answer
 	// provisional: the answer is an assumption that may change without a
-	// restart (an Ollama model not loaded yet), so it is not remembered.
+	// restart (an Ollama model not loaded yet, a server still loading its
+	// model), so it is not remembered.
 	provisional bool
 }
 
-// get decodes the JSON answer of a request into v; false on any failure.
+// do decodes the JSON answer of a request into v; false on any failure.
 func (c *client) do(ctx context.Context, method, path string, body any, v any) bool {
 	var rd io.Reader
 	if body != nil {
@@ -116,6 +117,11 @@ func (c *client) do(ctx context.Context, method, path string, body any, v any) b
 	}
 	defer res.Body.Close()
 	c.answered = true
+	if res.StatusCode == http.StatusServiceUnavailable {
+		// A server still loading its model (llama.cpp: "Loading model" on
+		// /props, while /v1/models already answers) will say more soon.
+		c.provisional = true
+	}
 	if res.StatusCode != http.StatusOK {
 		return false
 	}

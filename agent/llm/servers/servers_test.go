@@ -98,3 +98,27 @@ func TestProbeOfNothingIsEmpty(t *testing.T) {
 		t.Fatalf("Probe of a closed port = %+v", got)
 	}
 }
+
+// While llama.cpp loads its model, /v1/models answers and /props says
+// 503 "Loading model" (server.cpp's middleware_server_state): the n_ctx it
+// states once loaded must still be read, so that is no lasting answer.
+func TestAServerStillLoadingIsAskedAgain(t *testing.T) {
+	loading := `{"error":{"code":503,"message":"Loading model","type":"unavailable_error"}}`
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		switch r.URL.Path {
+		case "/v1/models":
+			io.WriteString(w, llamaModels)
+		case "/props":
+			w.WriteHeader(http.StatusServiceUnavailable)
+			io.WriteString(w, loading)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	defer srv.Close()
+	got := Probe(context.Background(), srv.URL+"/v1", "", "qwen")
+	if got.Answered || got.ContextWindow != 0 || got.Name != "llama.cpp" {
+		t.Fatalf("Probe of a loading llama.cpp = %+v, want its name, no window, not answered", got)
+	}
+}
