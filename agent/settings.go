@@ -40,8 +40,8 @@ type ProviderSettings struct {
 	// thinking, in tokens; 0 is off.
 	ThinkingBudget int
 	// MaxTokens is the room for one answer, in tokens (Anthropic adds the
-	// thinking budget on top); 0 is the default: 8192, or a quarter of a
-	// smaller context window.
+	// thinking budget on top); 0 is the default: the room ds4-server
+	// states, else 8192, or a quarter of a smaller context window.
 	MaxTokens int
 }
 

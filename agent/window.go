@@ -46,6 +46,19 @@ type Window struct {
 	Tokens int
 	Source string // "your setting", "ds4-server GET /v1/models context_length", "the ds4-server preset", ...
 	Server string // the server's name, when it said
+	// MaxAnswer is the answer room the server states (ds4-server), 0
+	// when it does not.
+	MaxAnswer int
+}
+
+// Apply puts the window into cfg, and the server's answer room when the
+// user set none (cfg.MaxTokens 0): ds4-server's default thinking can run
+// past the generic default of 8192 tokens, which would cut it short.
+func (w Window) Apply(cfg *llm.Config) {
+	cfg.ContextWindow = w.Tokens
+	if cfg.MaxTokens == 0 && w.MaxAnswer > 0 {
+		cfg.MaxTokens = w.MaxAnswer
+	}
 }
 
 // ServerInfo remembers what each server said about itself, asked once per
@@ -71,7 +84,7 @@ func (s *ServerInfo) Window(ctx context.Context, ps ProviderSettings, cfg llm.Co
 	}
 	info := s.lookup(ctx, cfg)
 	if info.ContextWindow > 0 {
-		return Window{Tokens: info.ContextWindow, Source: info.Source, Server: info.Name}
+		return Window{Tokens: info.ContextWindow, Source: info.Source, Server: info.Name, MaxAnswer: info.MaxAnswer}
 	}
 	source := "the default (the server does not say)"
 	if ps.Preset != "" {
@@ -80,8 +93,12 @@ func (s *ServerInfo) Window(ctx context.Context, ps ProviderSettings, cfg llm.Co
 	return Window{Tokens: presetWindow(ps.Preset), Source: source, Server: info.Name}
 }
 
+func keyOf(cfg llm.Config) [2]string {
+	return [2]string{llm.NormalizeBaseURL(cfg.Kind, cfg.BaseURL), cfg.Model}
+}
+
 func (s *ServerInfo) lookup(ctx context.Context, cfg llm.Config) servers.Info {
-	key := [2]string{llm.NormalizeBaseURL(cfg.Kind, cfg.BaseURL), cfg.Model}
+	key := keyOf(cfg)
 	s.mu.Lock()
 	info, ok := s.known[key]
 	s.mu.Unlock()
@@ -105,4 +122,31 @@ func (s *ServerInfo) Forget() {
 	s.mu.Lock()
 	clear(s.known)
 	s.mu.Unlock()
+}
+
+// Watch wraps prov, the provider for cfg, so that a context overflow the
+// server reports drops what it said about itself: a server restarted with
+// a smaller context since it was asked (ds4-server --ctx, llama.cpp -c)
+// would otherwise be held to its old size for as long as the app runs,
+// and every turn would overflow first. The next call asks again.
+func (s *ServerInfo) Watch(prov llm.Provider, cfg llm.Config) llm.Provider {
+	key := keyOf(cfg)
+	return overflowWatch{Provider: prov, forget: func() {
+		s.mu.Lock()
+		delete(s.known, key)
+		s.mu.Unlock()
+	}}
+}
+
+type overflowWatch struct {
+	llm.Provider
+	forget func()
+}
+
+func (w overflowWatch) Stream(ctx context.Context, req llm.Request, onDelta func(llm.Delta)) (llm.Response, error) {
+	resp, err := w.Provider.Stream(ctx, req, onDelta)
+	if llm.IsKind(err, llm.ErrContextOverflow) {
+		w.forget()
+	}
+	return resp, err
 }

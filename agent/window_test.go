@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/agentdesk/agentdesk/agent/llm"
+	"github.com/agentdesk/agentdesk/agent/llm/llmtest"
 	"github.com/agentdesk/agentdesk/agent/llm/servers"
 	"github.com/agentdesk/agentdesk/storage"
 )
@@ -84,5 +85,53 @@ func TestAutodetectNamesTheServerThatAnswered(t *testing.T) {
 	}
 	if got := named(ds4, ""); got != ds4 {
 		t.Fatalf("a server that does not say keeps the preset: %+v", got)
+	}
+}
+
+// A server restarted with a smaller context states the new size; the
+// overflow it reports makes the next call ask again.
+func TestAnOverflowMakesTheServerBeAskedAgain(t *testing.T) {
+	srv := llmtest.NewOpenAI(t)
+	srv.SetContextLength(32768)
+	si := NewServerInfo()
+	ps := ProviderSettings{Kind: llm.KindOpenAI, BaseURL: srv.URL, Model: llmtest.ModelName}
+	cfg := srv.Config()
+	ctx := context.Background()
+	if w := si.Window(ctx, ps, cfg); w.Tokens != 32768 {
+		t.Fatalf("window = %+v, want the server's 32768", w)
+	}
+
+	srv.SetContextLength(8192) // ds4-server restarted with --ctx 8192
+	srv.Push(llmtest.Reply{Status: 400, ErrorBody: `{"error":{"message":"Prompt has 9000 tokens, but the configured context size is 8192 tokens","type":"invalid_request_error","param":"messages","code":"context_length_exceeded","n_prompt_tokens":9000,"n_ctx":8192}}`})
+	if w := si.Window(ctx, ps, cfg); w.Tokens != 32768 {
+		t.Fatalf("window = %+v, want the remembered 32768 before any overflow", w)
+	}
+	prov, err := NewProvider(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := si.Watch(prov, cfg).Stream(ctx, llm.Request{Model: cfg.Model, Messages: []llm.Message{{Role: llm.RoleUser, Parts: []llm.Part{{Kind: llm.PartText, Text: "hi"}}}}}, func(llm.Delta) {}); !llm.IsKind(err, llm.ErrContextOverflow) {
+		t.Fatalf("err = %v, want the overflow", err)
+	}
+	if w := si.Window(ctx, ps, cfg); w.Tokens != 8192 {
+		t.Fatalf("after the overflow, window = %+v, want the server's new 8192", w)
+	}
+}
+
+func TestApplyTakesTheServersAnswerRoomUnlessTheUserSetOne(t *testing.T) {
+	for _, tt := range []struct {
+		name      string
+		w         Window
+		own, want int
+	}{
+		{"ds4-server states its room", Window{Tokens: 32768, MaxAnswer: 32768}, 0, 32768},
+		{"the user's value wins", Window{Tokens: 32768, MaxAnswer: 32768}, 4000, 4000},
+		{"a server that does not say keeps the default", Window{Tokens: 65536}, 0, llm.DefaultMaxTokens},
+	} {
+		cfg := llm.Config{MaxTokens: tt.own}
+		tt.w.Apply(&cfg)
+		if cfg = cfg.WithDefaults(); cfg.MaxTokens != tt.want || cfg.ContextWindow != tt.w.Tokens {
+			t.Errorf("%s: max_tokens %d, window %d; want %d, %d", tt.name, cfg.MaxTokens, cfg.ContextWindow, tt.want, tt.w.Tokens)
+		}
 	}
 }

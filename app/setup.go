@@ -131,8 +131,12 @@ func (c *core) provider() (llm.Provider, llm.Config, error) {
 	}
 	cfg := ps.Config(os.Getenv)
 	overrideFromEnv(&cfg)
-	cfg.ContextWindow = c.servers.Window(context.Background(), ps, cfg).Tokens
-	return c.reuseProvider(cfg)
+	c.servers.Window(context.Background(), ps, cfg).Apply(&cfg)
+	prov, cfg, err := c.reuseProvider(cfg)
+	if err != nil {
+		return nil, cfg, err
+	}
+	return c.servers.Watch(prov, cfg), cfg, nil
 }
 
 // contextWindow is the window the next turn uses, and where it was read.

@@ -64,7 +64,7 @@ func (p *providersPane) buildUI() fyne.CanvasObject {
 	p.window = &widget.Entry{PlaceHolder: "empty: what the server states"}
 	p.served = &widget.Label{Wrapping: fyne.TextWrapWord, Importance: widget.LowImportance}
 	p.think = &widget.Entry{PlaceHolder: "0"}
-	p.answer = &widget.Entry{PlaceHolder: fmt.Sprintf("empty: %d, or a quarter of a smaller window", llm.DefaultMaxTokens)}
+	p.answer = &widget.Entry{PlaceHolder: fmt.Sprintf("empty: ds4-server's room, else %d or a quarter of a smaller window", llm.DefaultMaxTokens)}
 	var labels []string
 	for _, l := range policyLabels {
 		labels = append(labels, l.label)

@@ -2,14 +2,18 @@
 // window it serves, from what each server states about itself:
 //
 //   - ds4-server: GET /v1/models, owned_by "ds4.c", context_length (the
-//     runtime --ctx value, 32768 by default);
+//     runtime --ctx value, 32768 by default) and
+//     top_provider.max_completion_tokens (its answer room);
 //   - vLLM: GET /v1/models, owned_by "vllm", max_model_len;
 //   - llama.cpp: GET /props, default_generation_settings.n_ctx (the
 //     runtime -c value), owned_by "llamacpp" in /v1/models;
 //   - Ollama: GET /api/version answers; POST /api/show gives the model's
-//     num_ctx parameter when its Modelfile sets one, else Ollama's runtime
-//     default of 4096 tokens applies (capped by the trained
-//     <arch>.context_length);
+//     num_ctx parameter when its Modelfile sets one (capped by the trained
+//     <arch>.context_length); else GET /api/ps gives the context the
+//     model was loaded with. Ollama chooses that itself (4096, 32768 or
+//     262144 tokens by VRAM, or OLLAMA_CONTEXT_LENGTH) and says so
+//     nowhere else, so before the model is loaded 4096 is assumed and the
+//     server is asked again next time;
 //   - others (OpenRouter, LM Studio, proxies) that put context_length on
 //     their models.
 //
@@ -30,8 +34,9 @@ import (
 // Timeout bounds the whole probe: local servers answer in milliseconds.
 const Timeout = 3 * time.Second
 
-// ollamaDefaultContext is the context Ollama runs a model with when
-// neither its Modelfile nor the request sets num_ctx.
+// ollamaDefaultContext is the smallest context Ollama runs a model with
+// when neither its Modelfile nor the request sets num_ctx (server/routes.go:
+// 4096 below 23 GiB of VRAM, 32768 below 47 GiB, else 262144).
 const ollamaDefaultContext = 4096
 
 // maxBody bounds what is read of any answer.
@@ -42,8 +47,11 @@ type Info struct {
 	Name          string // "ds4-server", "vLLM", "llama.cpp", "Ollama", or "" when unknown
 	ContextWindow int    // tokens; 0 when the server did not say
 	Source        string // where ContextWindow was read, for Preferences
-	// Answered: some probe got an answer (so asking again would learn
-	// nothing new until the server restarts).
+	// MaxAnswer is the answer room the server states and honours as such,
+	// 0 when it does not (see models).
+	MaxAnswer int
+	// Answered: some probe got an answer and it is no assumption (so
+	// asking again would learn nothing new until the server restarts).
 	Answered bool
 }
 
@@ -54,7 +62,7 @@ func Probe(ctx context.Context, baseURL, apiKey, model string) Info {
 	defer cancel()
 	c := &client{http: &http.Client{}, key: apiKey, root: rootOf(baseURL)}
 	info := c.probe(ctx, model)
-	info.Answered = c.answered
+	info.Answered = c.answered && !c.provisional
 	return info
 }
 
@@ -82,9 +90,13 @@ type client struct {
 	key      string
 	root     string
 	answered bool // some request got an HTTP answer
+	// provisional: the answer is an assumption that may change without a
+	// restart (an Ollama model not loaded yet, a server still loading its
+	// model), so it is not remembered.
+	provisional bool
 }
 
-// get decodes the JSON answer of a request into v; false on any failure.
+// do decodes the JSON answer of a request into v; false on any failure.
 func (c *client) do(ctx context.Context, method, path string, body any, v any) bool {
 	var rd io.Reader
 	if body != nil {
@@ -105,6 +117,11 @@ func (c *client) do(ctx context.Context, method, path string, body any, v any) b
 	}
 	defer res.Body.Close()
 	c.answered = true
+	if res.StatusCode == http.StatusServiceUnavailable {
+		// A server still loading its model (llama.cpp: "Loading model" on
+		// /props, while /v1/models already answers) will say more soon.
+		c.provisional = true
+	}
 	if res.StatusCode != http.StatusOK {
 		return false
 	}
@@ -117,6 +134,9 @@ type modelEntry struct {
 	OwnedBy       string `json:"owned_by"`
 	ContextLength int    `json:"context_length"` // ds4-server, OpenRouter, LM Studio
 	MaxModelLen   int    `json:"max_model_len"`  // vLLM
+	TopProvider   struct {
+		MaxCompletionTokens int `json:"max_completion_tokens"`
+	} `json:"top_provider"` // ds4-server, OpenRouter
 }
 
 var ownerNames = map[string]string{"ds4.c": "ds4-server", "vllm": "vLLM", "llamacpp": "llama.cpp"}
@@ -145,6 +165,14 @@ func (c *client) models(ctx context.Context, model string) Info {
 	}
 	if info.Name != "" && info.Source != "" {
 		info.Source = info.Name + " " + info.Source
+	}
+	// ds4-server states min(its default answer room, --ctx) and clamps
+	// any max_tokens to the room the prompt leaves, never refusing a
+	// request for it: its value costs nothing and lets a long thinking
+	// finish. Elsewhere (OpenRouter) the figure is the model's cap, which
+	// the window may not hold.
+	if info.Name == "ds4-server" {
+		info.MaxAnswer = m.TopProvider.MaxCompletionTokens
 	}
 	return info
 }
@@ -180,17 +208,46 @@ func (c *client) ollama(ctx context.Context, model string) Info {
 		Parameters string         `json:"parameters"`
 		ModelInfo  map[string]any `json:"model_info"`
 	}
-	info := Info{Name: "Ollama", ContextWindow: ollamaDefaultContext, Source: "Ollama default (the model sets no num_ctx)"}
-	if !c.do(ctx, http.MethodPost, "/api/show", map[string]string{"model": model}, &show) {
-		return info
-	}
+	c.do(ctx, http.MethodPost, "/api/show", map[string]string{"model": model}, &show)
+	trained := trainedContext(show.ModelInfo)
 	if n := numCtx(show.Parameters); n > 0 {
+		if trained > 0 && trained < n {
+			return Info{Name: "Ollama", ContextWindow: trained, Source: "Ollama POST /api/show context_length"}
+		}
 		return Info{Name: "Ollama", ContextWindow: n, Source: "Ollama POST /api/show num_ctx"}
 	}
-	if trained := trainedContext(show.ModelInfo); trained > 0 && trained < info.ContextWindow {
+	if n := c.ollamaLoaded(ctx, model); n > 0 {
+		return Info{Name: "Ollama", ContextWindow: n, Source: "Ollama GET /api/ps context_length (as loaded)"}
+	}
+	c.provisional = true
+	info := Info{Name: "Ollama", ContextWindow: ollamaDefaultContext, Source: "Ollama's smallest default, until the model is loaded"}
+	if trained > 0 && trained < info.ContextWindow {
 		info.ContextWindow, info.Source = trained, "Ollama POST /api/show context_length"
 	}
 	return info
+}
+
+// ollamaLoaded is the context the model runs with if Ollama has it
+// loaded (a name without a tag is the :latest one), else 0.
+func (c *client) ollamaLoaded(ctx context.Context, model string) int {
+	var ps struct {
+		Models []struct {
+			Name          string `json:"name"`
+			Model         string `json:"model"`
+			ContextLength int    `json:"context_length"`
+		} `json:"models"`
+	}
+	if !c.do(ctx, http.MethodGet, "/api/ps", nil, &ps) {
+		return 0
+	}
+	for _, m := range ps.Models {
+		for _, name := range []string{m.Name, m.Model} {
+			if name == model || name == model+":latest" {
+				return m.ContextLength
+			}
+		}
+	}
+	return 0
 }
 
 // numCtx finds "num_ctx N" in Ollama's parameters text.
