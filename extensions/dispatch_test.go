@@ -6,10 +6,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/agentdesk/agentdesk/agent/childproc/childproctest"
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -348,7 +348,7 @@ func TestTimeoutAndCancelKillTheHook(t *testing.T) {
 		t.Fatalf("the turn waited %v for a slow hook", took)
 	}
 	pid := readPID(t, l.dataFile("pid-UserPromptSubmit"))
-	waitGone(t, pid)
+	childproctest.WaitGone(t, pid)
 
 	// Disabling while a hook runs kills it at once.
 	os.Remove(filepath.Join(l.info.DataDir, "pid-UserPromptSubmit"))
@@ -359,7 +359,7 @@ func TestTimeoutAndCancelKillTheHook(t *testing.T) {
 	if _, err := l.m.Disable(context.Background(), "fixture"); err != nil {
 		t.Fatal(err)
 	}
-	waitGone(t, pid)
+	childproctest.WaitGone(t, pid)
 	l.idle(s)
 	reqs := l.model.Requests()
 	if strings.Contains(string(reqs[len(reqs)-1].Raw), "fixture context") {
@@ -386,31 +386,6 @@ func waitFile(t *testing.T, path string) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-}
-
-// waitGone waits for a process to be gone (a zombie counts: PID 1 in
-// containers may not reap).
-func waitGone(t *testing.T, pid int) {
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		err := syscall.Kill(pid, 0)
-		if err == syscall.ESRCH || isZombie(pid) {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("hook process %d still running", pid)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
-
-func isZombie(pid int) bool {
-	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return false
-	}
-	fields := strings.Fields(string(stat))
-	return len(fields) > 2 && fields[2] == "Z"
 }
 
 func TestOrderIsDeterministicAcrossLatencies(t *testing.T) {

@@ -4,6 +4,7 @@ package extensions
 
 import (
 	"context"
+	"github.com/agentdesk/agentdesk/agent/childproc/childproctest"
 	"os"
 	"path/filepath"
 	"syscall"
@@ -47,7 +48,7 @@ func TestProcessesLeftByHooksEndWithTheirExtension(t *testing.T) {
 			}
 			pid := readPID(t, string(body))
 			t.Cleanup(func() { _ = syscall.Kill(pid, syscall.SIGKILL) })
-			if isGone(pid) || len(childproc.Lingering("daemon")) != 1 {
+			if childproctest.Gone(pid) || len(childproc.Lingering("daemon")) != 1 {
 				t.Fatalf("the daemon %d must outlive its successful hook and be tracked (%v)", pid, childproc.Lingering("daemon"))
 			}
 			if shown, _ := e.m.Show(context.Background(), "daemon"); len(shown.Lingering) != 1 {
@@ -56,7 +57,7 @@ func TestProcessesLeftByHooksEndWithTheirExtension(t *testing.T) {
 			if err := tt.end(e); err != nil {
 				t.Fatal(err)
 			}
-			if !isGone(pid) {
+			if !childproctest.Gone(pid) {
 				t.Fatalf("the daemon %d still runs after %s returned", pid, tt.name)
 			}
 			if left := childproc.Lingering("daemon"); len(left) != 0 {
@@ -64,10 +65,6 @@ func TestProcessesLeftByHooksEndWithTheirExtension(t *testing.T) {
 			}
 		})
 	}
-}
-
-func isGone(pid int) bool {
-	return syscall.Kill(pid, 0) == syscall.ESRCH || isZombie(pid)
 }
 
 // Disabling an extension from another process (the CLI while the window
@@ -104,5 +101,5 @@ func TestDisableFromAnotherProcessStopsRunningHooks(t *testing.T) {
 	case <-time.After(20 * time.Second):
 		t.Fatal("the hook still runs 20 s after another process disabled its extension (its timeout is 60 s)")
 	}
-	waitGone(t, pid)
+	childproctest.WaitGone(t, pid)
 }

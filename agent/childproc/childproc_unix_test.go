@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/agentdesk/agentdesk/agent/childproc/childproctest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -69,31 +70,6 @@ func readPid(t *testing.T, dir string) int {
 	}
 }
 
-// gone reports whether pid no longer runs; a zombie waiting for its
-// parent to reap it counts as gone.
-func gone(pid int) bool {
-	if err := unix.Kill(pid, 0); errors.Is(err, unix.ESRCH) {
-		return true
-	}
-	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return false
-	}
-	_, rest, _ := strings.Cut(string(stat), ") ")
-	return strings.HasPrefix(rest, "Z")
-}
-
-func requireGone(t *testing.T, pid int) {
-	t.Helper()
-	deadline := time.Now().Add(testGuard)
-	for !gone(pid) {
-		if time.Now().After(deadline) {
-			t.Fatalf("process %d is still running", pid)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
-
 func killOnCleanup(t *testing.T, pid int) {
 	t.Cleanup(func() { _ = unix.Kill(pid, unix.SIGKILL) })
 }
@@ -110,7 +86,7 @@ func TestWaitReturnsWhileGrandchildHoldsOutput(t *testing.T) {
 		t.Error("Terminated() = true for a run nobody cancelled")
 	}
 	p.Stop()
-	requireGone(t, pid)
+	childproctest.WaitGone(t, pid)
 }
 
 // The end of the context stops the whole group; a process that ignores
@@ -135,7 +111,7 @@ func TestCancelStopsTheGroup(t *testing.T) {
 			cancel()
 			_ = p.Wait()
 			p.Stop()
-			requireGone(t, pid)
+			childproctest.WaitGone(t, pid)
 			if !p.Terminated() {
 				t.Error("Terminated() = false after the context ended")
 			}
@@ -167,12 +143,12 @@ func TestLeftoversAfterExit(t *testing.T) {
 			}
 			if tt.stop {
 				p.Stop()
-				requireGone(t, pid)
+				childproctest.WaitGone(t, pid)
 				return
 			}
 			p.Release()
 			time.Sleep(50 * time.Millisecond)
-			if gone(pid) {
+			if childproctest.Gone(pid) {
 				t.Fatalf("background process %d was stopped after Release", pid)
 			}
 		})
@@ -260,15 +236,15 @@ func TestLingeringGroups(t *testing.T) {
 		t.Fatalf("Lingering(ext-a) = %v, want one group", got)
 	}
 	StopOwned("ext-a")
-	requireGone(t, a)
-	if gone(b) {
+	childproctest.WaitGone(t, a)
+	if childproctest.Gone(b) {
 		t.Fatal("StopOwned(ext-a) stopped ext-b's process")
 	}
 	if got := Lingering("ext-a"); len(got) != 0 {
 		t.Errorf("Lingering(ext-a) after StopOwned = %v", got)
 	}
 	StopAll()
-	requireGone(t, b)
+	childproctest.WaitGone(t, b)
 }
 
 // A child that leaves nothing behind is not kept.

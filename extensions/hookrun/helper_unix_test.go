@@ -4,7 +4,6 @@ package hookrun
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -185,32 +184,6 @@ func makeFIFO(t *testing.T) string {
 		t.Fatalf("mkfifo: %v", err)
 	}
 	return path
-}
-
-// waitProcessGone waits until pid has exited. A zombie counts as gone:
-// where init does not reap orphans (some containers) it stays listed.
-func waitProcessGone(t *testing.T, pid int) {
-	t.Helper()
-	deadline := time.Now().Add(testGuard)
-	for !processGone(pid) {
-		if time.Now().After(deadline) {
-			t.Fatalf("process %d is still running", pid)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
-
-func processGone(pid int) bool {
-	if err := unix.Kill(pid, 0); errors.Is(err, unix.ESRCH) {
-		return true
-	}
-	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return false
-	}
-	// The state follows the parenthesised command name.
-	_, rest, _ := strings.Cut(string(stat), ") ")
-	return strings.HasPrefix(rest, "Z")
 }
 
 func pidFromStdout(t *testing.T, res Result) int {

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"github.com/agentdesk/agentdesk/agent/childproc/childproctest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -125,7 +126,7 @@ func TestRunKillsGrandchildHoldingStdout(t *testing.T) {
 	t.Run("hook exits", func(t *testing.T) {
 		res := Run(context.Background(), helperSpec(t, "spawn", "holding"))
 		requireFailure(t, res.Err, OutputNotClosed)
-		waitProcessGone(t, pidFromStdout(t, res))
+		childproctest.WaitGone(t, pidFromStdout(t, res))
 	})
 	t.Run("hook is canceled", func(t *testing.T) {
 		fifo := makeFIFO(t)
@@ -135,7 +136,7 @@ func TestRunKillsGrandchildHoldingStdout(t *testing.T) {
 		cancel()
 		res := <-done
 		requireFailure(t, res.Err, Canceled)
-		waitProcessGone(t, pidFromStdout(t, res))
+		childproctest.WaitGone(t, pidFromStdout(t, res))
 	})
 }
 
@@ -149,9 +150,9 @@ func TestRunSuccessKeepsDetachedGrandchild(t *testing.T) {
 	pid := pidFromStdout(t, res)
 	t.Cleanup(func() {
 		_ = unix.Kill(pid, unix.SIGKILL)
-		waitProcessGone(t, pid)
+		childproctest.WaitGone(t, pid)
 	})
-	if processGone(pid) {
+	if childproctest.Gone(pid) {
 		t.Fatalf("background process %d was killed after a successful run", pid)
 	}
 }

@@ -1,0 +1,47 @@
+//go:build unix
+
+// Package childproctest has what tests of process supervision share:
+// whether a process is gone, and waiting until it is.
+package childproctest
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// guard bounds WaitGone: only a process that was never stopped takes it.
+const guard = 30 * time.Second
+
+// Gone reports whether pid no longer runs. A zombie counts as gone: where
+// PID 1 does not reap orphans (some containers) it stays listed.
+func Gone(pid int) bool {
+	if err := unix.Kill(pid, 0); errors.Is(err, unix.ESRCH) {
+		return true
+	}
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	// The state follows the parenthesised command name, which may hold spaces.
+	_, rest, _ := strings.Cut(string(stat), ") ")
+	return strings.HasPrefix(rest, "Z")
+}
+
+// WaitGone waits until pid is gone, and fails the test if it is still
+// running after a generous guard.
+func WaitGone(t testing.TB, pid int) {
+	t.Helper()
+	deadline := time.Now().Add(guard)
+	for !Gone(pid) {
+		if time.Now().After(deadline) {
+			t.Fatalf("process %d is still running", pid)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
