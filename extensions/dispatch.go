@@ -354,9 +354,7 @@ func (d *Dispatcher) runHook(ctx context.Context, x active, h manifest.Hook, c c
 	if err != nil {
 		run.Error = err.Error()
 	}
-	if recErr := d.m.db.RecordHookRun(context.WithoutCancel(ctx), run); recErr != nil {
-		d.m.log.Error("record hook run", "id", x.id, "err", recErr)
-	}
+	d.m.runs.add(run)
 	return out, err
 }
 
