@@ -18,7 +18,7 @@ import (
 // dialog, and nothing a hook says skips it.
 
 // DefaultStopHookLimit is how many times Stop hooks may continue one turn.
-const DefaultStopHookLimit = 3
+const DefaultStopHookLimit = lifecycle.DefaultStopHookLimit
 
 // SessionEndBudget bounds how long quitting (the app, or `agentdesk run`)
 // waits for SessionEnd hooks, whatever their own timeouts: quitting must

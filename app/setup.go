@@ -197,7 +197,8 @@ func (c *core) newAgent(approver agent.Approver, policy func() agent.Policy) *ag
 	return agent.New(agent.Config{
 		DB: c.db, Provider: c.provider, Lifecycle: c.disp, Skills: c.disp, Approver: approver, Policy: policy,
 		HomeDir: home, RalphRounds: func() int { return agent.LoadRalphRounds(context.Background(), c.db) },
-		CommandEnv: c.commandEnv(), Logger: c.log,
+		StopHookLimit: func() int { return extensions.LoadHookSettings(context.Background(), c.db).StopLimit },
+		CommandEnv:    c.commandEnv(), Logger: c.log,
 	})
 }
 
