@@ -94,7 +94,7 @@ func TestGuardsTrustListsEveryEvent(t *testing.T) {
 	for _, h := range trust.Hooks {
 		events = append(events, h.Event)
 	}
-	if strings.Join(events, ",") != "PreToolUse,PostToolUse,Stop,SessionEnd,PreCompact" {
+	if strings.Join(events, ",") != "PreToolUse,PreToolUse,PostToolUse,Stop,SessionEnd,PreCompact" || trust.Hooks[1].If != "Bash(git push *)" {
 		t.Fatalf("trust prompt lists %v; every guard hook needs the user's trust", events)
 	}
 	for _, d := range info.Diagnostics {
@@ -262,5 +262,28 @@ func TestGuardsSessionEndAndPreCompact(t *testing.T) {
 		if !seen[ev] {
 			t.Errorf("no %s run in the run history: %+v", ev, runs)
 		}
+	}
+}
+
+// A hook with an "if" runs only for the calls it names, here a push in a
+// compound command line, and not for other commands.
+func TestGuardsIfConditionNarrowsTheHook(t *testing.T) {
+	g := newGuardsEnv(t, agent.PolicyNever, agent.Deny)
+	g.model.Push(runCommand("touch ok.txt"), llmtest.Reply{Text: "ok"}, runCommand("touch pushed.txt && git push origin main"), llmtest.Reply{Text: "ok"})
+	s := g.session()
+	g.send(s, "one")
+	if g.dataFile("count-PushGuard") != "" || !g.exists("ok.txt") {
+		t.Fatal("the push guard ran for a command without git push")
+	}
+	req := g.send(s, "two")
+	if strings.TrimSpace(g.dataFile("count-PushGuard")) != "1" || g.exists("pushed.txt") {
+		t.Fatal("the push guard must run for, and deny, a line with git push")
+	}
+	var results []string
+	for _, m := range req.Messages {
+		results = append(results, m.ToolResults...)
+	}
+	if last := results[len(results)-1]; !strings.Contains(last, "guards: no pushes") {
+		t.Fatalf("result = %q", last)
 	}
 }
