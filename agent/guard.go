@@ -55,7 +55,7 @@ type guardedCall struct {
 }
 
 func (s *Session) toolEvent(name, callID string, args json.RawMessage) lifecycle.ToolEvent {
-	return lifecycle.ToolEvent{SessionID: s.info.ID, ProjectDir: s.project, PermissionMode: s.a.cfg.Policy().PermissionMode(),
+	return lifecycle.ToolEvent{SessionID: s.info.ID, ProjectDir: s.project, TranscriptPath: s.transcriptPath(), PermissionMode: s.permissionMode(),
 		Tool: name, ClaudeTool: tools.ClaudeName(name), Input: tools.ToClaudeInput(name, args, s.project), CallID: callID}
 }
 
@@ -138,7 +138,7 @@ func (s *Session) stopHooks(ctx context.Context) error {
 	limit := s.a.cfg.StopHookLimit()
 	for round := 0; ctx.Err() == nil; round++ {
 		v := s.a.cfg.Lifecycle.Stop(s.reporting(ctx), lifecycle.StopEvent{SessionID: s.info.ID, ProjectDir: s.project,
-			PermissionMode: s.a.cfg.Policy().PermissionMode(), Active: round > 0})
+			TranscriptPath: s.transcriptPath(), PermissionMode: s.permissionMode(), Active: round > 0})
 		s.notices(ctx, v.Notices)
 		if !v.Blocked() || ctx.Err() != nil {
 			return nil
@@ -170,5 +170,12 @@ func (s *Session) stopHooks(ctx context.Context) error {
 // EndExit or EndOther) and waits for its hooks, bounded by ctx and their
 // own timeouts. Their output is ignored.
 func (s *Session) End(ctx context.Context, reason string) {
-	s.a.cfg.Lifecycle.SessionEnd(ctx, lifecycle.SessionEndEvent{SessionID: s.info.ID, ProjectDir: s.project, Reason: reason})
+	s.a.cfg.Lifecycle.SessionEnd(ctx, lifecycle.SessionEndEvent{SessionID: s.info.ID, ProjectDir: s.project,
+		TranscriptPath: s.transcriptPath(), Reason: reason})
 }
+
+func (s *Session) permissionMode() string { return s.a.cfg.Policy().PermissionMode() }
+
+// transcriptPath is the session's JSONL transcript for hooks, "" when
+// there is none.
+func (s *Session) transcriptPath() string { return s.transcript.file() }
