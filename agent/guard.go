@@ -68,7 +68,7 @@ func (s *Session) preToolUse(ctx context.Context, tool tools.Tool, call llm.Part
 	g.context = v.Blocks
 	if v.Blocked() {
 		s.host(ctx, Host{Kind: HostNotice, Source: v.Reasons[0].Source, Label: v.Reasons[0].Label, Event: lifecycle.EventPreToolUse,
-			Text: "denied " + s.tools.Describe(call.Name, args) + ": " + v.ReasonText()})
+			Text: "denied " + s.tools.Describe(call.Name, args) + ": " + noticeReasons(v.Verdict)})
 		res := tools.Result{Text: "not run: an extension's PreToolUse hook denied this call.\n" + v.ReasonText(), IsError: true}
 		return g, &res
 	}
@@ -97,6 +97,15 @@ func (s *Session) rewrite(ctx context.Context, g *guardedCall, tool tools.Tool, 
 	g.original, g.originalSummary = &original, s.tools.Describe(call.Name, g.args)
 	g.args, g.preview = args, p
 	g.forced = v.RewrittenBy + " rewrote this call; check the rewrite against the original"
+}
+
+// noticeReasons words a verdict's reasons for a notice that already
+// carries the first extension's name.
+func noticeReasons(v lifecycle.Verdict) string {
+	if len(v.Reasons) == 1 {
+		return v.Reasons[0].Text
+	}
+	return v.ReasonText()
 }
 
 func withReason(r string) string {
@@ -146,11 +155,11 @@ func (s *Session) stopHooks(ctx context.Context) error {
 		first := v.Reasons[0]
 		if round >= limit {
 			s.host(ctx, Host{Kind: HostNotice, Source: first.Source, Label: first.Label, Event: lifecycle.EventStop,
-				Text: fmt.Sprintf("asked to continue again; the turn ends (at most %d times per prompt, see Preferences): %s", limit, v.ReasonText())})
+				Text: fmt.Sprintf("asked to continue again; the turn ends (at most %d times per prompt, see Preferences): %s", limit, noticeReasons(v))})
 			return nil
 		}
 		s.host(ctx, Host{Kind: HostNotice, Source: first.Source, Label: first.Label, Event: lifecycle.EventStop,
-			Text: fmt.Sprintf("asked to continue (%d/%d): %s", round+1, limit, v.ReasonText())})
+			Text: fmt.Sprintf("asked to continue (%d/%d): %s", round+1, limit, noticeReasons(v))})
 		var parts []llm.Part
 		for _, r := range v.Reasons {
 			parts = append(parts, llm.Part{Kind: llm.PartContext, Source: r.Source, Event: lifecycle.EventStop, Text: r.Text})
