@@ -34,7 +34,7 @@ func (p Policy) PermissionMode() string {
 	case PolicyNever:
 		return "bypassPermissions"
 	case PolicyReadsOnly:
-		return "plan" // reads only, as the issue and Claude Code's read-only mode name it
+		return "plan" // Claude Code's read-only mode
 	}
 	return "default"
 }
