@@ -312,6 +312,10 @@ func (p *extensionsPane) showTrust(t extensions.Trust) {
 	}
 	content.Add(widget.NewLabelWithStyle("Commands that will run", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
 	content.Add(monoBlock(strings.Join(trustLines(t.Hooks), "\n")))
+	if len(t.NotRun) > 0 {
+		content.Add(widget.NewLabelWithStyle("Declared but not run (not part of what you trust)", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
+		content.Add(monoBlock(strings.Join(notRunLines(t.NotRun), "\n")))
+	}
 	content.Add(&widget.Label{Text: "${CLAUDE_PLUGIN_ROOT} is " + t.PluginRoot + "\n${CLAUDE_PLUGIN_DATA} is " + t.PluginData +
 		"\nHooks run without a shell, in the project folder, with a minimal environment and no API keys.",
 		Wrapping: fyne.TextWrapBreak, Importance: widget.LowImportance})
@@ -345,6 +349,15 @@ func (p *extensionsPane) optionsOf(id string) []extensions.OptionValue {
 		}
 	}
 	return nil
+}
+
+// notRunLines are the hooks that will not run, each with why.
+func notRunLines(hooks []extensions.Hook) []string {
+	var out []string
+	for _, h := range hooks {
+		out = append(out, fmt.Sprintf("%s  [%s]  %s\n    not run: %s", h.Event, h.MatcherText(), h.ArgvText(), h.Inactive))
+	}
+	return out
 }
 
 func trustLines(hooks []extensions.Hook) []string {
