@@ -225,7 +225,7 @@ func TestLoadEmptyHooksObjectDoesNotFallBack(t *testing.T) {
 func TestLoadUnsupportedCapabilities(t *testing.T) {
 	root := writeTree(t, t.TempDir(), map[string]string{
 		".codex-plugin/plugin.json": `{"name": "busy",
-			"mcpServers": {"x": {"command": "srv"}}, "commands": "./commands", "agents": ["a.md"],
+			"mcpServers": {"x": {"command": "srv"}}, "agents": ["a.md"],
 			"apps": {}, "lspServers": {"go": {}}, "version": 3,
 			"hooks": {"hooks": {
 				"PreToolUse": [{"hooks": [{"type": "command", "command": "guard"}]}],
@@ -237,7 +237,6 @@ func TestLoadUnsupportedCapabilities(t *testing.T) {
 	pkg := mustLoad(t, root)
 	for _, want := range []string{
 		"declares mcpServers: not supported, ignored",
-		"declares commands: not supported, ignored",
 		"declares agents: not supported, ignored",
 		"declares apps: not supported, ignored",
 		"declares lspServers: not supported, ignored",
