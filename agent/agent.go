@@ -52,6 +52,9 @@ type Config struct {
 	RalphRounds      func() int
 	CommandEnv       []string // environment of run_command; nil: the app's
 	Logger           *slog.Logger
+
+	// Commands are the enabled extensions' slash commands; nil: none.
+	Commands lifecycle.CommandSource
 }
 
 // Agent opens projects and sessions.

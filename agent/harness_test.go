@@ -139,6 +139,7 @@ type env struct {
 	// deadlines sets the provider config's FirstByteTimeout and
 	// IdleTimeout when non-nil.
 	deadlines func(*llm.Config)
+	commands  lifecycle.CommandSource // extension slash commands; nil: none
 }
 
 func newEnv(t *testing.T) *env { return newEnvOn(t, llmtest.NewOpenAI(t)) }
@@ -170,7 +171,7 @@ func (e *env) open() {
 	e.db = db
 	e.t.Cleanup(func() { db.Close() })
 	e.agent = New(Config{DB: db, Lifecycle: e.life, Skills: e.life, Approver: e.approver, HomeDir: e.home,
-		Policy: func() Policy { return e.policy },
+		Policy: func() Policy { return e.policy }, Commands: e.commands,
 		Provider: func() (llm.Provider, llm.Config, error) {
 			cfg := e.server.Config()
 			cfg.ContextWindow = e.window
