@@ -194,7 +194,7 @@ func (c *core) newAgent(approver agent.Approver, policy func() agent.Policy) *ag
 	return agent.New(agent.Config{
 		DB: c.db, Provider: c.provider, Lifecycle: c.disp, Skills: c.disp, Approver: approver, Policy: policy,
 		HomeDir: home, RalphRounds: func() int { return agent.LoadRalphRounds(context.Background(), c.db) },
-		CommandEnv: c.commandEnv(), Logger: c.log,
+		CommandEnv: c.commandEnv(), Logger: c.log, Commands: c.disp,
 	})
 }
 
