@@ -42,7 +42,7 @@ func (s *Session) expandCommand(ctx context.Context, text string) (prompt string
 	case errors.Is(err, lifecycle.ErrUnknownCommand):
 		return text, true
 	case err != nil:
-		s.host(ctx, Host{Kind: HostNotice, Text: fmt.Sprintf("Not sent: %s (you typed %q)", err, text)})
+		s.host(ctx, Host{Kind: HostError, Text: fmt.Sprintf("Not sent: %s (you typed %q)", err, text)})
 		return "", false
 	}
 	if n := len(exp.NotRun); n > 0 {

@@ -90,7 +90,7 @@ func TestAmbiguousSlashCommandIsNotSent(t *testing.T) {
 	if e.life.count("UserPromptSubmit:") != 0 {
 		t.Error("UserPromptSubmit fired for a prompt that was not sent")
 	}
-	notes := hostTexts(s, HostNotice)
+	notes := hostTexts(s, HostError)
 	if len(notes) != 1 || !strings.Contains(notes[0], "type /a:dup or /b:dup") || !strings.Contains(notes[0], `"/dup x"`) {
 		t.Fatalf("notices %q", notes)
 	}

@@ -144,7 +144,7 @@ func TestCommandsRunThroughTheLoop(t *testing.T) {
 	if len(l.model.Requests()) != n {
 		t.Error("an ambiguous command reached the model")
 	}
-	if notes := hosts(s, agent.HostNotice); !slicesHas(notes, "type /other:shared or /probe:shared") {
+	if notes := hosts(s, agent.HostError); !slicesHas(notes, "type /other:shared or /probe:shared") {
 		t.Errorf("notices %q", notes)
 	}
 }
