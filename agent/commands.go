@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/agentdesk/agentdesk/agent/lifecycle"
@@ -26,6 +27,40 @@ func (a *Agent) Commands() lifecycle.CommandSet {
 		return lifecycle.CommandSet{}
 	}
 	return a.cfg.Commands.Commands(hostCommandNames())
+}
+
+// commandsHelp is the part of /help about the enabled extensions'
+// commands: each name once with its hint and description, then the names
+// that only run namespaced.
+func (a *Agent) commandsHelp() string {
+	set := a.Commands()
+	if len(set.Commands) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("\n\nCommands of enabled extensions (their text is sent to the model; inline shell in them is never run):")
+	for _, c := range set.Commands {
+		line := "/" + c.Name
+		if c.ArgumentHint != "" {
+			line += " " + c.ArgumentHint
+		}
+		if c.Description != "" {
+			line += " — " + strings.Join(strings.Fields(c.Description), " ")
+		}
+		b.WriteString("\n" + line)
+	}
+	for _, c := range set.Conflicts {
+		fmt.Fprintf(&b, "\n/%s is defined by %s: type the extension's prefix", c.Name, conflictOwners(c))
+	}
+	return b.String()
+}
+
+func conflictOwners(c lifecycle.CommandConflict) string {
+	owners := slices.Clone(c.Sources)
+	if c.Host {
+		owners = append([]string{"AgentDesk"}, owners...)
+	}
+	return strings.Join(owners, " and ")
 }
 
 // expandCommand turns "/name args" into the extension command's prompt;

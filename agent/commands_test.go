@@ -16,7 +16,8 @@ type fakeCommands struct{ reserved []string }
 
 func (f *fakeCommands) Commands(reserved []string) lifecycle.CommandSet {
 	f.reserved = reserved
-	return lifecycle.CommandSet{Commands: []lifecycle.Command{{Name: "review", Extension: "probe"}}}
+	return lifecycle.CommandSet{Commands: []lifecycle.Command{{Name: "review", Extension: "probe", ArgumentHint: "[pr]", Description: "Review\n a PR"}},
+		Conflicts: []lifecycle.CommandConflict{{Name: "dup", Sources: []string{"a", "b"}}, {Name: "help", Sources: []string{"c"}, Host: true}}}
 }
 
 func (f *fakeCommands) Expand(_ context.Context, name, args, project string) (lifecycle.Expansion, error) {
@@ -106,5 +107,23 @@ func TestAgentCommandsReserveHostCommands(t *testing.T) {
 	}
 	if want := []string{"compact", "ralph", "new", "help"}; !slices.Equal(fake.reserved, want) {
 		t.Errorf("reserved %q, want %q", fake.reserved, want)
+	}
+}
+
+func TestHelpListsExtensionCommands(t *testing.T) {
+	e := newEnv(t)
+	e.commands = &fakeCommands{}
+	e.open()
+	s := e.newSession()
+	e.send(s, "/help")
+	info := hostTexts(s, HostInfo)
+	if len(info) != 1 {
+		t.Fatalf("info %q", info)
+	}
+	for _, want := range []string{"/compact", "Commands of enabled extensions", "/review [pr] — Review a PR",
+		"/dup is defined by a and b: type the extension's prefix", "/help is defined by AgentDesk and c"} {
+		if !strings.Contains(info[0], want) {
+			t.Errorf("/help lacks %q:\n%s", want, info[0])
+		}
 	}
 }
