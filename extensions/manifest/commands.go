@@ -105,7 +105,7 @@ func (l *loader) loadCommandPath(rel string, seen map[string]bool) error {
 	if walkErr != nil {
 		l.note("commands path %s: %v", rel, walkErr)
 	}
-	if len(files) == 0 {
+	if len(files) == 0 && rel != defaultCommandsDir { // commands/ of Gemini .toml files is not ours to report
 		l.note("skipped commands path %s: no .md files", rel)
 	}
 	for _, f := range files {

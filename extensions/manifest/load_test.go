@@ -424,7 +424,7 @@ func TestLoadReportsConventionFoldersOnlyWithWhatClaudeCodeLoads(t *testing.T) {
 		".mcp.json":                  `{"mcpServers": {"db": {"command": "srv"}, "web": {"url": "https://x"}}}`,
 	})
 	pkg := mustLoad(t, root)
-	if hasDiagnostic(pkg, "declares commands") {
+	if hasDiagnostic(pkg, "declares commands") || hasDiagnostic(pkg, "commands path") {
 		t.Errorf("Gemini .toml commands reported as Claude commands: %q", pkg.Diagnostics)
 	}
 	for _, want := range []string{"declares agents: not supported, ignored (1 subagent, agents: helper)",
