@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/agentdesk/agentdesk/agent/lifecycle"
 	"github.com/agentdesk/agentdesk/agent/llm"
@@ -17,7 +18,12 @@ import (
 // dialog, and nothing a hook says skips it.
 
 // DefaultStopHookLimit is how many times Stop hooks may continue one turn.
-const DefaultStopHookLimit = 3
+const DefaultStopHookLimit = lifecycle.DefaultStopHookLimit
+
+// SessionEndBudget bounds how long quitting (the app, or `agentdesk run`)
+// waits for SessionEnd hooks, whatever their own timeouts: quitting must
+// stay quick.
+const SessionEndBudget = 10 * time.Second
 
 // PermissionMode is Claude Code's name for an approval policy, which hooks
 // get as permission_mode.

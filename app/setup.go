@@ -98,6 +98,9 @@ func (c *core) openLog() error {
 func (c *core) close() {
 	// Whatever hooks left running ends with the app that started them.
 	childproc.StopAll()
+	if c.exts != nil {
+		c.exts.Flush() // the last hook runs' records
+	}
 	if c.db != nil {
 		c.db.Close()
 	}
@@ -194,7 +197,8 @@ func (c *core) newAgent(approver agent.Approver, policy func() agent.Policy) *ag
 	return agent.New(agent.Config{
 		DB: c.db, Provider: c.provider, Lifecycle: c.disp, Skills: c.disp, Approver: approver, Policy: policy,
 		HomeDir: home, RalphRounds: func() int { return agent.LoadRalphRounds(context.Background(), c.db) },
-		CommandEnv: c.commandEnv(), Logger: c.log, Commands: c.disp,
+		StopHookLimit: func() int { return extensions.LoadHookSettings(context.Background(), c.db).StopLimit },
+		CommandEnv:    c.commandEnv(), Logger: c.log, Commands: c.disp,
 	})
 }
 

@@ -145,6 +145,17 @@ type call struct {
 	input            map[string]any
 }
 
+// meets tests a hook's "if" against the call's tool input. A condition
+// that no longer compiles lets the hook run (validation noted it).
+func (c call) meets(cond string) bool {
+	compiled, err := manifest.CompileCondition(cond)
+	if err != nil {
+		return true
+	}
+	input, _ := c.input["tool_input"].(json.RawMessage)
+	return compiled.Match(c.match, c.alias, input, c.project)
+}
+
 // stdin is the hook's JSON input: the common fields plus the event's.
 func (c call) stdin() []byte {
 	mode := c.mode
@@ -241,6 +252,9 @@ func matching(pkg *manifest.Package, c call) []manifest.Hook {
 			if err != nil || !(m.Match(c.match) || c.alias != "" && m.Match(c.alias)) {
 				continue
 			}
+		}
+		if h.If != "" && !c.meets(h.If) {
+			continue
 		}
 		seen[h.Key()] = true
 		out = append(out, h)
@@ -354,9 +368,7 @@ func (d *Dispatcher) runHook(ctx context.Context, x active, h manifest.Hook, c c
 	if err != nil {
 		run.Error = err.Error()
 	}
-	if recErr := d.m.db.RecordHookRun(context.WithoutCancel(ctx), run); recErr != nil {
-		d.m.log.Error("record hook run", "id", x.id, "err", recErr)
-	}
+	d.m.runs.add(run)
 	return out, err
 }
 

@@ -24,6 +24,14 @@ const (
 	EndOther = "other"
 )
 
+// DefaultStopHookLimit is how many times Stop hooks may continue one
+// turn unless Preferences say otherwise; MaxStopHookLimit caps the
+// setting.
+const (
+	DefaultStopHookLimit = 3
+	MaxStopHookLimit     = 10
+)
+
 // PreCompact triggers.
 const (
 	CompactManual = "manual" // the user asked (/compact)
