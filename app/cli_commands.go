@@ -26,6 +26,19 @@ func (x *extCLI) printCommands(i extensions.Info) {
 	}
 }
 
+// printTrustCommands names, before enabling, the slash commands the
+// extension adds.
+func (x *extCLI) printTrustCommands(t extensions.Trust) {
+	if len(t.Commands) == 0 {
+		return
+	}
+	var names []string
+	for _, c := range t.Commands {
+		names = append(names, "/"+c.Name)
+	}
+	fmt.Fprintf(x.out, "It adds these slash commands (their text goes to the model when you type them; nothing in them runs): %s\n", strings.Join(names, " "))
+}
+
 // commandConflicts notes the commands of info that run only namespaced:
 // another enabled extension or AgentDesk itself has the short name.
 func commandConflicts(info extensions.Info, set lifecycle.CommandSet) []string {

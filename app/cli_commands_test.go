@@ -21,7 +21,9 @@ func TestRunSlashCommand(t *testing.T) {
 	})
 	c.env = append(c.env, "AGENTDESK_BASE_URL="+server.URL, "AGENTDESK_MODEL=m")
 	c.ok("ext", "install", url)
-	c.ok("ext", "enable", "probe", "--yes")
+	if out := c.ok("ext", "enable", "probe", "--yes"); !strings.Contains(out, "It adds these slash commands") || !strings.Contains(out, "/help /review") {
+		t.Errorf("ext enable does not name the commands:\n%s", out)
+	}
 	show := c.ok("ext", "show", "probe")
 	for _, want := range []string{"command /review [pr] — Review a PR", "allowed-tools (shown only, approvals still asked): Read",
 		"command /help conflicts with AgentDesk's own /help: type /probe:help"} {

@@ -341,6 +341,7 @@ func (x *extCLI) printTrust(t extensions.Trust) {
 		fmt.Fprintf(x.out, "  %s [%s] %s (timeout %s)\n", h.Event, h.MatcherText(), h.ArgvText(), h.TimeoutText())
 	}
 	fmt.Fprintf(x.out, "  where ${CLAUDE_PLUGIN_ROOT} is %s\n  and ${CLAUDE_PLUGIN_DATA} is %s\n", t.PluginRoot, t.PluginData)
+	x.printTrustCommands(t)
 	if t.Diff != nil && !t.Diff.Empty() {
 		fmt.Fprintln(x.out, "Changed since you last trusted it:")
 		for _, line := range extensions.DiffLines(*t.Diff) {
