@@ -269,6 +269,8 @@ func (x *extCLI) enable(ctx context.Context, a cmdArgs) error {
 		if !a.bools["yes"] && !x.confirm("Trust and enable "+t.Name+"?") {
 			return errors.New("not enabled: the hook commands were not confirmed")
 		}
+	} else {
+		x.printTrustCommands(t)
 	}
 	if err := x.setOptions(ctx, id, a.all["config"], !a.bools["yes"]); err != nil {
 		return err
