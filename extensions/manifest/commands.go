@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -160,10 +159,6 @@ func (l *loader) readCommand(real, rel string) (Command, string) {
 	name := strings.TrimSuffix(filepath.Base(rel), ".md")
 	if !commandName.MatchString(name) {
 		return Command{}, fmt.Sprintf("%q is not a usable command name (letters, digits, '.', '_', '-')", name)
-	}
-	info, err := os.Stat(real)
-	if err != nil || !info.Mode().IsRegular() {
-		return Command{}, "not a regular file"
 	}
 	data, err := readRegular(real, rel, MaxCommandBytes)
 	if err != nil {
