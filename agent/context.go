@@ -87,7 +87,8 @@ func (s *Session) sessionStart(ctx context.Context, source string) {
 		model = cfg.Model
 	}
 	res := s.a.cfg.Lifecycle.SessionStart(s.reporting(ctx), lifecycle.SessionStartEvent{
-		SessionID: s.info.ID, ProjectDir: s.project, Source: source, Model: model})
+		SessionID: s.info.ID, ProjectDir: s.project, TranscriptPath: s.transcriptPath(), PermissionMode: s.permissionMode(),
+		Source: source, Model: model})
 	s.notices(ctx, res.Notices)
 	for _, b := range res.Blocks {
 		s.keepSessionBlock(ctx, b)

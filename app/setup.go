@@ -198,7 +198,8 @@ func (c *core) newAgent(approver agent.Approver, policy func() agent.Policy) *ag
 		DB: c.db, Provider: c.provider, Lifecycle: c.disp, Skills: c.disp, Approver: approver, Policy: policy,
 		HomeDir: home, RalphRounds: func() int { return agent.LoadRalphRounds(context.Background(), c.db) },
 		StopHookLimit: func() int { return extensions.LoadHookSettings(context.Background(), c.db).StopLimit },
-		CommandEnv:    c.commandEnv(), Logger: c.log, Commands: c.disp,
+		CommandEnv:    c.commandEnv(), Logger: c.log, TranscriptDir: c.paths.Transcripts(),
+		Commands: c.disp,
 	})
 }
 

@@ -49,7 +49,7 @@ type guardsEnv struct {
 func newGuardsEnv(t *testing.T, policy agent.Policy, answer agent.Decision) *guardsEnv {
 	l := newLoopEnv(t, map[string]*gittest.Repo{"guards": repo(t, testdataFiles(t, "guards"))}, "guards")
 	g := &guardsEnv{loopEnv: l, approver: &recordingApprover{answer: answer}}
-	l.agent = agent.New(agent.Config{DB: l.db, Lifecycle: l.disp, Skills: l.disp, Approver: g.approver,
+	l.agent = agent.New(agent.Config{DB: l.db, Lifecycle: l.disp, Skills: l.disp, Approver: g.approver, TranscriptDir: t.TempDir(),
 		Policy: func() agent.Policy { return policy }, HomeDir: filepath.Join(l.home, "home"),
 		Provider: func() (llm.Provider, llm.Config, error) {
 			cfg := l.model.Config()
@@ -221,8 +221,15 @@ func TestGuardsStopContinuesExactlyTheLimit(t *testing.T) {
 	if got := strings.TrimSpace(g.dataFile("count-Stop")); got != "4" {
 		t.Fatalf("Stop ran %s times, want 4 (the last one's block ends the turn)", got)
 	}
-	if g.stdin("Stop")["stop_hook_active"] != true {
+	in := g.stdin("Stop")
+	if in["stop_hook_active"] != true {
 		t.Error("stop_hook_active must be true once the turn went on")
+	}
+	// What Stop hooks such as ralph-loop's read: the last assistant line.
+	transcript, _ := os.ReadFile(in["transcript_path"].(string))
+	lines := strings.Split(strings.TrimSpace(string(transcript)), "\n")
+	if last := lines[len(lines)-1]; !strings.Contains(last, `"role":"assistant"`) || !strings.Contains(last, `{"text":"done","type":"text"}`) {
+		t.Fatalf("transcript at Stop ends with %s", last)
 	}
 	last := g.model.Requests()[agent.DefaultStopHookLimit]
 	note := last.Messages[len(last.Messages)-1]
