@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agentdesk/agentdesk/agent/lifecycle"
+	"github.com/agentdesk/agentdesk/agent/safetext"
 	"github.com/agentdesk/agentdesk/extensions/manifest"
 )
 
@@ -58,9 +59,15 @@ func commandSet(xs []active, reserved []string) lifecycle.CommandSet {
 	return set
 }
 
+// commandOf is what the window and /help show of a command: the package's
+// text without control or bidi characters (names are validated already).
 func commandOf(x active, c manifest.Command, name string) lifecycle.Command {
-	return lifecycle.Command{Name: name, Extension: x.id, Label: x.label, Description: c.Description,
-		ArgumentHint: c.ArgumentHint, AllowedTools: c.AllowedTools}
+	var tools []string
+	for _, t := range c.AllowedTools {
+		tools = append(tools, safetext.Strip(t))
+	}
+	return lifecycle.Command{Name: name, Extension: x.id, Label: safetext.Strip(x.label), Description: safetext.Strip(c.Description),
+		ArgumentHint: safetext.Strip(c.ArgumentHint), AllowedTools: tools}
 }
 
 // Expand implements lifecycle.CommandSource.
@@ -71,6 +78,9 @@ func (d *Dispatcher) Expand(ctx context.Context, name, args, projectDir string) 
 	}
 	v := manifest.Vars{PluginRoot: x.dir, PluginData: x.data, ProjectDir: projectDir, Options: x.optionArgv}
 	prompt, notRun := c.Expand(args, v)
+	for i, cmd := range notRun { // quoted in a notice; the prompt keeps them as written
+		notRun[i] = safetext.Visible(cmd)
+	}
 	return lifecycle.Expansion{Command: commandOf(x, c, name), Prompt: prompt, NotRun: notRun}, nil
 }
 

@@ -24,7 +24,7 @@ func probeCommands() map[string]gittest.File {
 		"commands/review.md": {Body: "---\ndescription: Review a pull request\nargument-hint: [pr] [priority]\n" +
 			"allowed-tools: Bash(git diff:*)\nmodel: haiku\n---\n" +
 			"PROBE-REVIEW pr=$1 priority=$2 all=[$ARGUMENTS] guide=${CLAUDE_PLUGIN_ROOT}/guide.md\nStatus: !`git status`\n"},
-		"commands/shared.md": {Body: "PROBE-SHARED\n"},
+		"commands/shared.md": {Body: "---\ndescription: \"\\e[31mred\\e[0m \\u202Eshared\"\n---\nPROBE-SHARED\n"},
 		"extra/deploy.md":    {Body: "PROBE-DEPLOY to ${CLAUDE_PROJECT_DIR}\n"},
 		"hooks/hooks.json": {Body: `{"hooks": {"UserPromptSubmit": [{"hooks": [
 			{"type": "command", "command": "${CLAUDE_PLUGIN_ROOT}/hooks/record.sh"}]}]}}`},
@@ -71,6 +71,9 @@ func TestCommandsRegistry(t *testing.T) {
 	if review.Extension != "probe" || review.Description != "Review a pull request" || review.ArgumentHint != "[pr] [priority]" ||
 		!slices.Equal(review.AllowedTools, []string{"Bash(git diff:*)"}) {
 		t.Errorf("review %+v", review)
+	}
+	if shared := set.Commands[len(set.Commands)-1]; shared.Name != "probe:shared" || shared.Description != "red shared" {
+		t.Errorf("probe:shared %+v: its description must reach the window without escapes", shared)
 	}
 	info, err := l.m.Show(context.Background(), "probe")
 	if err != nil {
