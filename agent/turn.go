@@ -19,14 +19,18 @@ const maxTitleRunes = 60
 // joins this very message), then the model and tools until the model
 // answers without tool calls.
 func (s *Session) turn(ctx context.Context, prompt string) {
+	sent, ok := s.expandCommand(ctx, prompt) // "/x args": the model gets the extension command's body
+	if !ok {
+		return
+	}
 	s.setTitle(ctx, prompt)
 	s.bus.Publish(Event{Kind: EventStatus, Session: s.info.ID, Status: "running UserPromptSubmit hooks…"})
 	res := s.a.cfg.Lifecycle.UserPromptSubmit(s.reporting(ctx), lifecycle.PromptEvent{SessionID: s.info.ID, ProjectDir: s.project,
 		TranscriptPath: s.transcriptPath(), PermissionMode: s.permissionMode(), Prompt: prompt})
 	s.bus.Publish(Event{Kind: EventStatus, Session: s.info.ID})
 	s.notices(ctx, res.Notices)
-	parts := append(contextParts(s.budget(ctx, res.Blocks)), llm.Part{Kind: llm.PartText, Text: prompt})
-	user, err := s.append(ctx, s.main, Entry{Role: llm.RoleUser, Parts: parts, Tokens: estimateParts(parts)})
+	parts := append(contextParts(s.budget(ctx, res.Blocks)), llm.Part{Kind: llm.PartText, Text: sent})
+	user, err := s.append(ctx, s.main, Entry{Role: llm.RoleUser, Parts: parts, Tokens: estimateParts(parts), Typed: typedText(prompt, sent)})
 	if err != nil {
 		s.fail(ctx, err)
 		return

@@ -38,18 +38,19 @@ type Info struct {
 	RequestedRef string `json:"requested_ref"`
 	// Plugin is the marketplace entry installed (SourceURL is then the
 	// marketplace), PluginSource where that entry points.
-	Plugin         string   `json:"plugin,omitempty"`
-	PluginSource   string   `json:"plugin_source,omitempty"`
-	Commit         string   `json:"commit"`
-	PreviousCommit string   `json:"previous_commit"`
-	Enabled        bool     `json:"enabled"`
-	Status         Status   `json:"status"`
-	Hooks          []Hook   `json:"hooks"`
-	Skills         []Skill  `json:"skills"`
-	Diagnostics    []string `json:"diagnostics"`
-	LastError      string   `json:"last_error"`
-	ReviewReason   string   `json:"review_reason,omitempty"`
-	RecentRuns     []Run    `json:"recent_runs,omitempty"`
+	Plugin         string    `json:"plugin,omitempty"`
+	PluginSource   string    `json:"plugin_source,omitempty"`
+	Commit         string    `json:"commit"`
+	PreviousCommit string    `json:"previous_commit"`
+	Enabled        bool      `json:"enabled"`
+	Status         Status    `json:"status"`
+	Hooks          []Hook    `json:"hooks"`
+	Skills         []Skill   `json:"skills"`
+	Commands       []Command `json:"commands"`
+	Diagnostics    []string  `json:"diagnostics"`
+	LastError      string    `json:"last_error"`
+	ReviewReason   string    `json:"review_reason,omitempty"`
+	RecentRuns     []Run     `json:"recent_runs,omitempty"`
 	// Options are the settings the plugin asks for (userConfig), sensitive
 	// values masked.
 	Options     []OptionValue `json:"options,omitempty"`
@@ -103,6 +104,16 @@ type Skill struct {
 	Description string `json:"description,omitempty"`
 }
 
+// Command is one slash command the extension contributes: /EXT:NAME, and
+// /NAME when no other command or host command has that name.
+type Command struct {
+	Name         string   `json:"name"`
+	Path         string   `json:"path"`
+	Description  string   `json:"description,omitempty"`
+	ArgumentHint string   `json:"argument_hint,omitempty"`
+	AllowedTools []string `json:"allowed_tools,omitempty"` // shown only: approvals are never skipped
+}
+
 // Run is one recorded hook run.
 type Run struct {
 	Time       time.Time `json:"time"`
@@ -141,7 +152,7 @@ func (m *Manager) load(ctx context.Context, e storage.Extension, withRuns bool) 
 		Plugin: e.Plugin, PluginSource: pluginSourceText(e.PluginSource),
 		PreviousCommit: e.PreviousCommit, Enabled: e.Enabled, LastError: e.LastError, ReviewReason: e.ReviewReason,
 		InstalledAt: e.InstalledAt, UpdatedAt: e.UpdatedAt, Dir: dir, DataDir: m.store.dataDir(e.ID),
-		Hooks: []Hook{}, Skills: []Skill{}, Diagnostics: []string{}, Lingering: childproc.Lingering(e.ID)}
+		Hooks: []Hook{}, Skills: []Skill{}, Commands: []Command{}, Diagnostics: []string{}, Lingering: childproc.Lingering(e.ID)}
 	slices.Sort(info.Lingering)
 	pkg, hash, err := m.version(ctx, e.ID, e.ActiveCommit)
 	if err == nil {
@@ -181,6 +192,7 @@ func (i *Info) fill(pkg *manifest.Package) {
 	for _, s := range pkg.Skills {
 		i.Skills = append(i.Skills, Skill{Name: s.Name, Path: s.Dir, Description: s.Description})
 	}
+	i.Commands = append(i.Commands, commandsOf(pkg)...)
 	i.Diagnostics = append(i.Diagnostics, pkg.Diagnostics...)
 }
 

@@ -33,6 +33,8 @@ type Trust struct {
 	// What the argv's variables stand for: the installed folder and the
 	// extension's data folder (${CLAUDE_PROJECT_DIR} is the open project).
 	PluginRoot, PluginData string
+	// Commands are its slash commands: shown, they run nothing.
+	Commands []Command
 }
 
 // NeedsConfirmation reports whether the trust dialog must be shown; an
@@ -51,7 +53,7 @@ func (m *Manager) TrustPrompt(ctx context.Context, id string) (Trust, error) {
 		return Trust{}, err
 	}
 	t := Trust{ID: id, Name: displayName(pkg.Manifest), Hash: hash, Reason: e.ReviewReason, Warning: TrustWarning,
-		PluginRoot: m.store.versionDir(id, e.ActiveCommit), PluginData: m.store.dataDir(id)}
+		PluginRoot: m.store.versionDir(id, e.ActiveCommit), PluginData: m.store.dataDir(id), Commands: commandsOf(pkg)}
 	def := LoadHookSettings(ctx, m.db).DefaultTimeout
 	for _, h := range pkg.Hooks {
 		v := Hook{Event: h.Event, Matcher: h.Matcher, If: h.If, Argv: h.Argv, TimeoutS: h.Timeout, Key: h.Key(), Inactive: h.Inactive}

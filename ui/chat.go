@@ -47,6 +47,7 @@ type chatView struct {
 	deleteBtn   *widget.Button
 	transcript  *transcriptView
 	composer    *composer
+	completion  *slashCompletion
 	sendBtn     *widget.Button
 	stopBtn     *widget.Button
 	queueLabel  *widget.Label
@@ -86,7 +87,8 @@ func (c *chatView) buildUI() fyne.CanvasObject {
 	c.queueLabel = &widget.Label{Importance: widget.LowImportance, Wrapping: fyne.TextWrapWord}
 	c.queueLabel.Hide()
 	buttons := container.NewVBox(c.sendBtn, c.stopBtn)
-	composerRow := container.NewBorder(c.queueLabel, nil, nil, buttons, c.composer)
+	c.completion = newSlashCompletion(c)
+	composerRow := container.NewBorder(container.NewVBox(c.completion.object(), c.queueLabel), nil, nil, buttons, c.composer)
 
 	c.bannerText = &widget.Label{Wrapping: fyne.TextWrapWord, Importance: widget.WarningImportance}
 	c.banner = container.NewBorder(nil, nil, nil, container.NewHBox(

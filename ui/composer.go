@@ -14,6 +14,11 @@ type composer struct {
 	onStop  func()
 	shifted bool
 	window  map[string]bool // shortcuts of the window, passed on to its canvas
+
+	// keys sees keys first and reports whether it took them, tabs whether
+	// Tab is wanted: the command completion, while its list is open.
+	keys func(*fyne.KeyEvent) bool
+	tabs func() bool
 }
 
 func newComposer(onSend func(string), onStop func()) *composer {
@@ -44,6 +49,9 @@ func (c *composer) KeyUp(k *fyne.KeyEvent) {
 
 // TypedKey sends on Enter and stops on Esc.
 func (c *composer) TypedKey(k *fyne.KeyEvent) {
+	if c.keys != nil && c.keys(k) {
+		return
+	}
 	switch k.Name {
 	case fyne.KeyReturn, fyne.KeyEnter:
 		if !c.shifted {
@@ -63,8 +71,9 @@ func (c *composer) TypedKey(k *fyne.KeyEvent) {
 }
 
 // AcceptsTab is false: Tab and Shift+Tab move the focus, as in every other
-// chat app, instead of inserting a tab into the prompt (fyne.Tabbable).
-func (c *composer) AcceptsTab() bool { return false }
+// chat app, instead of inserting a tab into the prompt (fyne.Tabbable);
+// only while the command completion is open, Tab accepts its choice.
+func (c *composer) AcceptsTab() bool { return c.tabs != nil && c.tabs() }
 
 // passOn makes shortcut, one of the window's, reach the window while the
 // composer has the focus.

@@ -35,6 +35,7 @@ func (c *chatView) bindings() []binding {
 		{"Enter", "Send the prompt (queued while a turn runs)", nil, nil},
 		{"Shift+Enter", "New line in the prompt", nil, nil},
 		{"Esc", "Stop the turn and its hooks", nil, nil},
+		{"/ then Up, Down, Tab or Enter, Esc", "Commands: choose from the list, accept, close it", nil, nil},
 		{"Tab, Shift+Tab", "Move the focus to the next, previous control", nil, nil},
 		{mod + "+Enter", "Approval dialog: Allow once (no other key allows; keys wait 0.5 s)", nil, nil},
 		{"Esc", "Approval dialog: Deny", nil, nil},
