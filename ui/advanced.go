@@ -23,7 +23,7 @@ type advancedPane struct {
 	u        *UI
 	timeout  *widget.Entry
 	path     *widget.Entry
-	detected *widget.Label
+	detected *secondaryLabel
 	status   *widget.Label
 }
 
@@ -32,7 +32,7 @@ func newAdvancedPane(u *UI) *advancedPane { return &advancedPane{u: u} }
 func (a *advancedPane) buildUI() fyne.CanvasObject {
 	a.timeout = &widget.Entry{}
 	a.path = &widget.Entry{PlaceHolder: "empty: use the detected PATH"}
-	a.detected = &widget.Label{Wrapping: fyne.TextWrapBreak, Importance: widget.LowImportance}
+	a.detected = newSecondaryLabel("", fyne.TextWrapBreak)
 	a.status = &widget.Label{Wrapping: fyne.TextWrapWord}
 	data := a.u.d.Paths.Data
 	logFile := a.u.d.Paths.LogFile()

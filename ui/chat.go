@@ -48,8 +48,8 @@ type chatView struct {
 	composer    *composer
 	sendBtn     *widget.Button
 	stopBtn     *widget.Button
-	queueLabel  *widget.Label
-	status      *widget.Label
+	queueLabel  *secondaryLabel
+	status      *secondaryLabel
 	banner      *fyne.Container
 	bannerText  *widget.Label
 	body        *fyne.Container // swaps between the empty state and the chat
@@ -82,7 +82,7 @@ func (c *chatView) buildUI() fyne.CanvasObject {
 	c.sendBtn = &widget.Button{Text: "Send", Icon: theme.MailSendIcon(), Importance: widget.HighImportance, OnTapped: func() { c.onSend(c.composer.Text) }}
 	c.stopBtn = &widget.Button{Text: "Stop", Icon: theme.MediaStopIcon(), Importance: widget.DangerImportance, OnTapped: c.onStop}
 	c.stopBtn.Hide()
-	c.queueLabel = &widget.Label{Importance: widget.LowImportance, Wrapping: fyne.TextWrapWord}
+	c.queueLabel = newSecondaryLabel("", fyne.TextWrapWord)
 	c.queueLabel.Hide()
 	buttons := container.NewVBox(c.sendBtn, c.stopBtn)
 	composerRow := container.NewBorder(c.queueLabel, nil, nil, buttons, c.composer)
@@ -97,7 +97,8 @@ func (c *chatView) buildUI() fyne.CanvasObject {
 	c.chatPane = container.NewBorder(nil, composerRow, nil, nil, c.transcript.object())
 	c.emptyState = c.buildEmptyState()
 	c.body = container.NewStack(c.emptyState)
-	c.status = &widget.Label{Text: "ready", Importance: widget.LowImportance, Truncation: fyne.TextTruncateEllipsis}
+	c.status = newSecondaryLabel("ready", fyne.TextWrapOff)
+	c.status.Truncation = fyne.TextTruncateEllipsis
 
 	split := container.NewHSplit(c.buildSidebar(), container.NewBorder(c.banner, nil, nil, nil, c.body))
 	split.Offset = 0.22

@@ -25,18 +25,22 @@ var statusText = map[extensions.Status]string{
 	extensions.StatusError:       "Error",
 }
 
-var statusColor = map[extensions.Status]fyne.ThemeColorName{
-	extensions.StatusDisabled:    theme.ColorNameDisabledButton,
-	extensions.StatusEnabled:     theme.ColorNameSuccess,
-	extensions.StatusNeedsReview: theme.ColorNameWarning,
-	extensions.StatusError:       theme.ColorNameError,
+// badgeColors are each status badge's fill and text colours; the theme
+// keeps every pair at WCAG AA contrast (TestThemeContrast).
+var badgeColors = map[extensions.Status][2]fyne.ThemeColorName{
+	extensions.StatusDisabled:    {theme.ColorNameButton, theme.ColorNameForeground},
+	extensions.StatusEnabled:     {theme.ColorNameSuccess, theme.ColorNameForegroundOnSuccess},
+	extensions.StatusNeedsReview: {theme.ColorNameWarning, theme.ColorNameForegroundOnWarning},
+	extensions.StatusError:       {theme.ColorNameError, theme.ColorNameForegroundOnError},
 }
 
 // badge is the status pill of a card.
 func badge(s extensions.Status) fyne.CanvasObject {
-	bg := canvas.NewRectangle(theme.Color(statusColor[s]))
+	colors := badgeColors[s]
+	bg := canvas.NewRectangle(theme.Color(colors[0]))
 	bg.CornerRadius = theme.InputRadiusSize() * 3
-	text := canvas.NewText(statusText[s], theme.Color(theme.ColorNameForegroundOnPrimary))
+	bg.StrokeColor, bg.StrokeWidth = theme.Color(theme.ColorNameInputBorder), 1
+	text := canvas.NewText(statusText[s], theme.Color(colors[1]))
 	text.TextStyle = fyne.TextStyle{Bold: true}
 	text.TextSize = theme.CaptionTextSize() + 1
 	return container.NewCenter(container.NewStack(bg, container.New(layout.NewCustomPaddedLayout(3, 3, 10, 10), text)))
@@ -198,7 +202,7 @@ func (p *extensionsPane) detailBody(info extensions.Info) fyne.CanvasObject {
 	section("Skills", p.skillLines(info))
 	section("Diagnostics", info.Diagnostics)
 	section("Recent hook runs", runLines(info.RecentRuns))
-	box.Add(&widget.Label{Text: "Folder: " + info.Dir + "\nData: " + info.DataDir, Wrapping: fyne.TextWrapBreak, Importance: widget.LowImportance})
+	box.Add(newSecondaryLabel("Folder: "+info.Dir+"\nData: "+info.DataDir, fyne.TextWrapBreak))
 	return box
 }
 
@@ -312,9 +316,9 @@ func (p *extensionsPane) showTrust(t extensions.Trust) {
 	}
 	content.Add(widget.NewLabelWithStyle("Commands that will run", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
 	content.Add(monoBlock(strings.Join(trustLines(t.Hooks), "\n")))
-	content.Add(&widget.Label{Text: "${CLAUDE_PLUGIN_ROOT} is " + t.PluginRoot + "\n${CLAUDE_PLUGIN_DATA} is " + t.PluginData +
+	content.Add(newSecondaryLabel("${CLAUDE_PLUGIN_ROOT} is "+t.PluginRoot+"\n${CLAUDE_PLUGIN_DATA} is "+t.PluginData+
 		"\nHooks run without a shell, in the project folder, with a minimal environment and no API keys.",
-		Wrapping: fyne.TextWrapBreak, Importance: widget.LowImportance})
+		fyne.TextWrapBreak))
 	values := func() map[string]string { return nil }
 	if opts := p.optionsOf(t.ID); len(opts) > 0 {
 		var form *widget.Form

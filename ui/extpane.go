@@ -28,7 +28,7 @@ type extensionsPane struct {
 	urlHint    *widget.Label
 	installBtn *widget.Button
 	cancelBtn  *widget.Button
-	phase      *widget.Label
+	phase      *secondaryLabel
 	progress   *widget.ProgressBar
 	installMsg *widget.Label
 	cancel     context.CancelFunc
@@ -65,15 +65,15 @@ func (p *extensionsPane) buildUI() fyne.CanvasObject {
 	p.installBtn = &widget.Button{Text: "Install", Icon: theme.DownloadIcon(), Importance: widget.HighImportance, OnTapped: p.onInstall}
 	p.cancelBtn = &widget.Button{Text: "Cancel", OnTapped: p.onCancelInstall}
 	p.cancelBtn.Hide()
-	p.phase = &widget.Label{Importance: widget.LowImportance}
+	p.phase = newSecondaryLabel("", fyne.TextWrapOff)
 	p.progress = &widget.ProgressBar{}
 	p.progress.Hide()
 	p.installMsg = &widget.Label{Wrapping: fyne.TextWrapWord}
 	p.installMsg.Hide()
 	inputs := container.NewBorder(nil, nil, nil, container.NewHBox(p.installBtn, p.cancelBtn),
 		container.NewGridWithColumns(2, p.url, p.ref))
-	intro := &widget.Label{Wrapping: fyne.TextWrapWord, Importance: widget.LowImportance,
-		Text: "Install Claude Code or Codex plugins from an HTTPS git URL. Nothing runs at install: an extension stays disabled until you review and trust its hook commands."}
+	intro := newSecondaryLabel("Install Claude Code or Codex plugins from an HTTPS git URL. Nothing runs at install: an extension stays disabled until you review and trust its hook commands.",
+		fyne.TextWrapWord)
 	install := container.NewVBox(intro, inputs, p.urlHint, container.NewBorder(nil, nil, p.phase, nil, p.progress), p.installMsg)
 	p.cards = container.NewVBox()
 	title := widget.NewLabelWithStyle(sectionExtensions, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
@@ -358,8 +358,8 @@ func (p *extensionsPane) reload() {
 func (p *extensionsPane) render() {
 	p.cards.Objects = nil
 	if len(p.infos) == 0 {
-		p.cards.Add(&widget.Label{Text: "No extensions installed yet. Paste a plugin's git URL above, for example https://github.com/DietrichGebert/ponytail.",
-			Wrapping: fyne.TextWrapWord, Importance: widget.LowImportance})
+		p.cards.Add(newSecondaryLabel("No extensions installed yet. Paste a plugin's git URL above, for example https://github.com/DietrichGebert/ponytail.",
+			fyne.TextWrapWord))
 	}
 	for _, info := range p.infos {
 		p.cards.Add(p.card(info))

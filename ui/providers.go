@@ -39,7 +39,7 @@ type providersPane struct {
 	apiKey  *widget.Entry
 	keyEnv  *widget.Entry
 	window  *widget.Entry
-	served  *widget.Label // the window the server states, and where it was read
+	served  *secondaryLabel // the window the server states, and where it was read
 	think   *widget.Entry
 	answer  *widget.Entry // max tokens of one answer
 	policy  *widget.RadioGroup
@@ -62,7 +62,7 @@ func (p *providersPane) buildUI() fyne.CanvasObject {
 	p.apiKey = &widget.Entry{Password: true, PlaceHolder: "not needed for local servers"}
 	p.keyEnv = &widget.Entry{PlaceHolder: "or the name of an environment variable, e.g. OPENAI_API_KEY"}
 	p.window = &widget.Entry{PlaceHolder: "empty: what the server states"}
-	p.served = &widget.Label{Wrapping: fyne.TextWrapWord, Importance: widget.LowImportance}
+	p.served = newSecondaryLabel("", fyne.TextWrapWord)
 	p.think = &widget.Entry{PlaceHolder: "0"}
 	p.answer = &widget.Entry{PlaceHolder: fmt.Sprintf("empty: ds4-server's room, else %d or a quarter of a smaller window", llm.DefaultMaxTokens)}
 	var labels []string

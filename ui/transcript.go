@@ -31,7 +31,7 @@ type transcriptView struct {
 	rounds  map[string]*item // Ralph rounds by child session
 	live    *item            // the assistant message still streaming
 	list    *widget.List
-	hint    *widget.Label
+	hint    *secondaryLabel
 	heights map[widget.ListItemID]float32
 	width   float32
 	owner   map[fyne.CanvasObject]*fyne.Container
@@ -67,7 +67,9 @@ func newTranscriptView(c *chatView) *transcriptView {
 		CreateItem: func() fyne.CanvasObject { return container.NewStack(widget.NewLabel("")) },
 		UpdateItem: t.update,
 	}
-	t.hint = &widget.Label{Alignment: fyne.TextAlignCenter, Wrapping: fyne.TextWrapWord, Importance: widget.LowImportance}
+	t.hint = &secondaryLabel{Alignment: fyne.TextAlignCenter}
+	t.hint.Wrapping, t.hint.Scroll = fyne.TextWrapWord, fyne.ScrollNone
+	t.hint.ExtendBaseWidget(t.hint)
 	t.rowMin = t.list.CreateItem().MinSize().Height
 	return t
 }
@@ -387,7 +389,7 @@ func (t *transcriptView) renderAssistant(id widget.ListItemID, it *item) fyne.Ca
 		switch p.Kind {
 		case llm.PartReasoning:
 			if p.Text == "" && p.Redacted != "" {
-				box.Add(&widget.Label{Text: "Thinking (encrypted by the provider, not shown)", Importance: widget.LowImportance})
+				box.Add(newSecondaryLabel("Thinking (encrypted by the provider, not shown)", fyne.TextWrapOff))
 				continue
 			}
 			box.Add(t.expander(id, it, i, theme.QuestionIcon(), "Thinking", p.Text))
@@ -447,13 +449,13 @@ func (t *transcriptView) renderHost(id widget.ListItemID, it *item) fyne.CanvasO
 	case agent.HostError:
 		return &widget.Label{Text: "⚠ " + h.Text, Wrapping: fyne.TextWrapWord, Importance: widget.DangerImportance}
 	case agent.HostCompaction:
-		return container.NewVBox(widget.NewSeparator(), &widget.Label{Text: "⇣ " + h.Text, Wrapping: fyne.TextWrapWord, Importance: widget.LowImportance}, widget.NewSeparator())
+		return container.NewVBox(widget.NewSeparator(), newSecondaryLabel("⇣ "+h.Text, fyne.TextWrapWord), widget.NewSeparator())
 	case agent.HostRalph:
 		return t.renderRound(id, it)
 	case agent.HostTruncated:
 		return t.truncated(h)
 	}
-	return &widget.Label{Text: h.Text, Wrapping: fyne.TextWrapWord, Importance: widget.LowImportance}
+	return newSecondaryLabel(h.Text, fyne.TextWrapWord)
 }
 
 // truncated marks an answer cut at the output limit, with a Continue

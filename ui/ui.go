@@ -96,6 +96,7 @@ func New(d Deps) *UI {
 	d.withDefaults()
 	u := &UI{d: d}
 	u.ctx, u.stop = context.WithCancel(context.Background())
+	d.App.Settings().SetTheme(NewTheme())
 	u.main = d.App.NewWindow(Title)
 	u.main.Resize(fyne.NewSize(1100, 720))
 	u.chat = newChatView(u)
