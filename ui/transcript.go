@@ -394,15 +394,14 @@ func (t *transcriptView) renderAssistant(id widget.ListItemID, it *item) fyne.Ca
 			}
 			box.Add(t.expander(id, it, i, theme.QuestionIcon(), "Thinking", p.Text))
 		case llm.PartText:
-			box.Add(markdown.Render(p.Text, markdown.Options{Copy: t.copy, OpenURL: t.c.u.d.OpenURL}))
+			box.Add(markdown.Render(p.Text, t.markdownOptions()))
 		case llm.PartToolCall:
 			box.Add(t.expander(id, it, i, theme.ComputerIcon(), "tool: "+describeCall(p), prettyArgs(p.Args)))
 		}
 	}
 	if text := it.entry.Message().Text(); strings.TrimSpace(text) != "" {
 		// The whole answer as Markdown, as chat apps offer under each reply.
-		box.Add(container.NewHBox(&widget.Button{Icon: theme.ContentCopyIcon(), Importance: widget.LowImportance,
-			OnTapped: func() { t.copy(text) }}))
+		box.Add(container.NewHBox(markdown.NewCopyButton("", func() string { return text }, t.copy, t.c.u.d.Do)))
 	}
 	return box
 }
@@ -539,6 +538,18 @@ func (t *transcriptView) expander(id widget.ListItemID, it *item, part int, icon
 		return btn
 	}
 	return container.NewVBox(btn, monoBlock(body))
+}
+
+// markdownOptions connects rendered messages to the window: clipboard,
+// links, the do seam, and the transcript's scroller for vertical wheel
+// movement over code blocks (which scroll sideways).
+func (t *transcriptView) markdownOptions() markdown.Options {
+	return markdown.Options{Copy: t.copy, OpenURL: t.c.u.d.OpenURL, Do: t.c.u.d.Do, ScrollOn: t.scrollBy}
+}
+
+// scrollBy scrolls the transcript by a wheel event's vertical movement.
+func (t *transcriptView) scrollBy(ev *fyne.ScrollEvent) {
+	t.list.ScrollToOffset(t.list.GetScrollOffset() - ev.Scrolled.DY)
 }
 
 func (t *transcriptView) copy(text string) {

@@ -35,6 +35,12 @@ type Options struct {
 	Copy func(text string)
 	// OpenURL opens a tapped link. Nil uses fyne.CurrentApp().OpenURL.
 	OpenURL func(*url.URL) error
+	// ScrollOn receives the vertical wheel movement over a code block
+	// (which scrolls sideways itself): the transcript's scroller.
+	ScrollOn func(*fyne.ScrollEvent)
+	// Do runs a change on the UI goroutine (a copy button's "Copied"
+	// going back); nil: fyne.Do.
+	Do func(func())
 }
 
 // markdownParser is built once: a goldmark parser holds no per-document
@@ -55,7 +61,7 @@ var newlines = strings.NewReplacer("\r\n", "\n", "\r", "\n")
 func Render(src string, opts Options) fyne.CanvasObject {
 	source := []byte(newlines.Replace(src))
 	doc := markdownParser.Parse(text.NewReader(source))
-	b := &builder{source: source, copyCode: opts.Copy, openURL: opts.OpenURL}
+	b := &builder{source: source, copyCode: opts.Copy, openURL: opts.OpenURL, scrollOn: opts.ScrollOn, do: opts.Do}
 	if b.openURL == nil {
 		b.openURL = openWithApp
 	}
@@ -78,5 +84,7 @@ type builder struct {
 	source    []byte
 	copyCode  func(string)
 	openURL   func(*url.URL) error
+	scrollOn  func(*fyne.ScrollEvent)
+	do        func(func())
 	listDepth int
 }
