@@ -56,6 +56,7 @@ type item struct {
 	open   map[int]bool // expanded parts
 	child  []agent.Entry
 	obj    fyne.CanvasObject
+	md     *markdown.Stream // the live row's Markdown, kept across frames
 }
 
 func newTranscriptView(c *chatView) *transcriptView {
@@ -236,8 +237,8 @@ func (t *transcriptView) addChild(e agent.Entry) bool {
 	return true
 }
 
-// setStream shows the message being written (plain text until it is
-// complete; the stored entry is then rendered as Markdown once).
+// setStream shows the message being written (its completed blocks as
+// Markdown, the open one as text; the stored entry replaces it at the end).
 func (t *transcriptView) setStream(s agent.Stream) {
 	if !s.Active {
 		if t.live != nil {
@@ -428,7 +429,11 @@ func (t *transcriptView) renderLive(id widget.ListItemID, it *item) fyne.CanvasO
 		box.Add(t.expander(id, it, 0, theme.QuestionIcon(), fmt.Sprintf("Thinking… (%d characters)", len(it.stream.Reasoning)), it.stream.Reasoning))
 	}
 	if it.stream.Text != "" {
-		box.Add(markdown.Plain(it.stream.Text))
+		if it.md == nil {
+			it.md = markdown.NewStream(t.markdownOptions())
+		}
+		it.md.Update(it.stream.Text)
+		box.Add(it.md.Object())
 	}
 	return box
 }

@@ -453,32 +453,6 @@ func TestRenderEmpty(t *testing.T) {
 	}
 }
 
-func TestPlain(t *testing.T) {
-	test.NewTempApp(t)
-	raw := "**not bold** and `not code` in a line long enough that it has to wrap"
-	obj := Plain(raw)
-	const width = 160
-	show(t, obj, width)
-
-	label, ok := obj.(*widget.Label)
-	if !ok || label.Text != raw || label.Wrapping != fyne.TextWrapWord {
-		t.Fatalf("Plain = %#v, want a word-wrapping label with the raw text", obj)
-	}
-	var lines []string
-	for _, text := range all[*canvas.Text](obj) {
-		lines = append(lines, text.Text)
-		if text.Position().X+text.Size().Width > width {
-			t.Errorf("line %q is wider than the window", text.Text)
-		}
-	}
-	if len(lines) < 2 {
-		t.Errorf("shown as %d line(s), want it wrapped", len(lines))
-	}
-	if got := strings.Join(lines, " "); got != raw {
-		t.Errorf("shown text %q, want %q", got, raw)
-	}
-}
-
 func TestRenderMarkupGolden(t *testing.T) {
 	test.NewTempApp(t)
 	src, err := os.ReadFile("testdata/mixed.md")
