@@ -384,8 +384,21 @@ func (t *transcriptView) renderUser(id widget.ListItemID, it *item) fyne.CanvasO
 	return box
 }
 
+// selectPart is the open-map key of a message shown as selectable text.
+const selectPart = -1
+
 func (t *transcriptView) renderAssistant(id widget.ListItemID, it *item) fyne.CanvasObject {
 	box := container.NewVBox()
+	text := it.entry.Message().Text()
+	var copyBtn *markdown.CopyButton
+	if strings.TrimSpace(text) != "" {
+		copyBtn = markdown.NewCopyButton("", func() string { return text }, t.copy, t.c.u.d.Do)
+	}
+	selecting := it.open[selectPart] && copyBtn != nil
+	var selectable fyne.CanvasObject // the whole text, where its first part was
+	if selecting {
+		selectable = newSelectableText(text, copyBtn.ShowCopied)
+	}
 	for i, p := range it.entry.Parts {
 		switch p.Kind {
 		case llm.PartReasoning:
@@ -395,16 +408,33 @@ func (t *transcriptView) renderAssistant(id widget.ListItemID, it *item) fyne.Ca
 			}
 			box.Add(t.expander(id, it, i, theme.QuestionIcon(), "Thinking", p.Text))
 		case llm.PartText:
-			box.Add(markdown.Render(p.Text, t.markdownOptions()))
+			switch {
+			case !selecting:
+				box.Add(markdown.Render(p.Text, t.markdownOptions()))
+			case selectable != nil:
+				box.Add(selectable)
+				selectable = nil
+			}
 		case llm.PartToolCall:
 			box.Add(t.expander(id, it, i, theme.ComputerIcon(), "tool: "+describeCall(p), prettyArgs(p.Args)))
 		}
 	}
-	if text := it.entry.Message().Text(); strings.TrimSpace(text) != "" {
-		// The whole answer as Markdown, as chat apps offer under each reply.
-		box.Add(container.NewHBox(markdown.NewCopyButton("", func() string { return text }, t.copy, t.c.u.d.Do)))
+	if copyBtn != nil {
+		// The whole answer as Markdown, as chat apps offer under each
+		// reply, and a switch to its text for selecting part of it.
+		box.Add(container.NewHBox(copyBtn, t.selectButton(id, it, selecting)))
 	}
 	return box
+}
+
+// selectButton switches a message between its rendering and selectable
+// text.
+func (t *transcriptView) selectButton(id widget.ListItemID, it *item, selecting bool) *widget.Button {
+	label, icon := "Select text", theme.VisibilityIcon()
+	if selecting {
+		label, icon = "Done selecting", theme.ConfirmIcon()
+	}
+	return &widget.Button{Text: label, Icon: icon, Importance: widget.LowImportance, OnTapped: func() { t.toggle(id, it, selectPart) }}
 }
 
 func (t *transcriptView) renderTool(id widget.ListItemID, it *item) fyne.CanvasObject {

@@ -15,30 +15,46 @@ var CopiedFor = 1500 * time.Millisecond
 // copiedText is what a copy button says after a tap.
 const copiedText = "Copied"
 
-// NewCopyButton is a copy button (icon, and label when not empty) that
-// hands text() to copyText when tapped and then says "Copied" for
-// CopiedFor. do runs the change back on the UI goroutine (nil: fyne.Do).
-func NewCopyButton(label string, text func() string, copyText func(string), do func(func())) *widget.Button {
+// CopyButton is a copy button (icon, and label when not empty) that hands
+// its text to a copy function when tapped and then says "Copied" for
+// CopiedFor.
+type CopyButton struct {
+	widget.Button
+	label  string
+	do     func(func())
+	revert *time.Timer
+}
+
+// NewCopyButton returns a copy button that copies text() with copyText.
+// do runs the change back on the UI goroutine (nil: fyne.Do).
+func NewCopyButton(label string, text func() string, copyText func(string), do func(func())) *CopyButton {
 	if do == nil {
 		do = fyne.Do
 	}
-	b := &widget.Button{Text: label, Icon: theme.ContentCopyIcon(), Importance: widget.LowImportance}
-	var revert *time.Timer
+	b := &CopyButton{label: label, do: do}
+	b.Text, b.Icon, b.Importance = label, theme.ContentCopyIcon(), widget.LowImportance
 	b.OnTapped = func() {
 		copyText(text())
-		b.SetText(copiedText)
-		b.SetIcon(theme.ConfirmIcon())
-		if revert != nil {
-			revert.Stop()
-		}
-		revert = time.AfterFunc(CopiedFor, func() {
-			do(func() {
-				b.SetText(label)
-				b.SetIcon(theme.ContentCopyIcon())
-			})
-		})
+		b.ShowCopied()
 	}
+	b.ExtendBaseWidget(b)
 	return b
+}
+
+// ShowCopied says "Copied" for CopiedFor: after a tap, or after a copy
+// made another way (a keyboard shortcut in selected text).
+func (b *CopyButton) ShowCopied() {
+	b.SetText(copiedText)
+	b.SetIcon(theme.ConfirmIcon())
+	if b.revert != nil {
+		b.revert.Stop()
+	}
+	b.revert = time.AfterFunc(CopiedFor, func() {
+		b.do(func() {
+			b.SetText(b.label)
+			b.SetIcon(theme.ContentCopyIcon())
+		})
+	})
 }
 
 // codeScroll scrolls a code block sideways. Fyne gives a wheel event to

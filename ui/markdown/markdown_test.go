@@ -346,9 +346,9 @@ func languageLabels(root fyne.CanvasObject) []string {
 	return labels
 }
 
-func copyButtons(root fyne.CanvasObject) []*widget.Button {
-	var buttons []*widget.Button
-	for _, b := range all[*widget.Button](root) {
+func copyButtons(root fyne.CanvasObject) []*CopyButton {
+	var buttons []*CopyButton
+	for _, b := range all[*CopyButton](root) {
 		if b.Icon != nil && b.Icon.Name() == theme.ContentCopyIcon().Name() {
 			buttons = append(buttons, b)
 		}

@@ -51,7 +51,7 @@ func TestStreamHasNoJumpAtTheEnd(t *testing.T) {
 	s := NewStream(Options{})
 	show(t, s.Object(), testWidth)
 	rebuilds, last := 0, s.rendered
-	for i := 41; i < len(src); i += 41 {
+	for i := 101; i < len(src); i += 101 {
 		s.Update(src[:i])
 		if s.rendered != last {
 			rebuilds++
