@@ -50,8 +50,11 @@ type Config struct {
 	HomeDir          string
 	CompactThreshold float64 // 0: DefaultCompactThreshold
 	RalphRounds      func() int
-	CommandEnv       []string // environment of run_command; nil: the app's
-	Logger           *slog.Logger
+	// StopHookLimit is how many times Stop hooks may continue one turn;
+	// nil: DefaultStopHookLimit.
+	StopHookLimit func() int
+	CommandEnv    []string // environment of run_command; nil: the app's
+	Logger        *slog.Logger
 }
 
 // Agent opens projects and sessions.
@@ -73,6 +76,9 @@ func New(cfg Config) *Agent {
 	}
 	if cfg.RalphRounds == nil {
 		cfg.RalphRounds = func() int { return DefaultRalphRounds }
+	}
+	if cfg.StopHookLimit == nil {
+		cfg.StopHookLimit = func() int { return DefaultStopHookLimit }
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
@@ -144,8 +150,38 @@ func (a *Agent) RenameSession(ctx context.Context, id, title string) error {
 	return a.cfg.DB.RenameSession(ctx, id, title)
 }
 
+// DeleteSession also fires SessionEnd (reason "clear") for a chat
+// session, in the background: its hooks' output is ignored and nobody
+// should wait for them.
 func (a *Agent) DeleteSession(ctx context.Context, id string) error {
-	return a.cfg.DB.DeleteSession(ctx, id)
+	ev := lifecycle.SessionEndEvent{SessionID: id, Reason: lifecycle.EndClear}
+	sess, err := a.cfg.DB.Session(ctx, id)
+	if err != nil {
+		return err
+	}
+	if ev.ProjectDir, err = a.projectPath(ctx, sess.ProjectID); err != nil {
+		return err
+	}
+	if err := a.cfg.DB.DeleteSession(ctx, id); err != nil {
+		return err
+	}
+	if sess.Kind == storage.KindChat {
+		go a.cfg.Lifecycle.SessionEnd(context.WithoutCancel(ctx), ev)
+	}
+	return nil
+}
+
+func (a *Agent) projectPath(ctx context.Context, projectID int64) (string, error) {
+	projects, err := a.cfg.DB.Projects(ctx)
+	if err != nil {
+		return "", err
+	}
+	for _, p := range projects {
+		if p.ID == projectID {
+			return p.Path, nil
+		}
+	}
+	return "", fmt.Errorf("project %d: %w", projectID, storage.ErrNotFound)
 }
 
 // DB is the agent's database (for views that list stored transcripts).

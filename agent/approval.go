@@ -47,6 +47,14 @@ type ApprovalRequest struct {
 	Tool    string
 	Summary string // one line, e.g. "run_command go test ./..."
 	Preview tools.Preview
+	// Forced says why this call asks although the policy or an earlier
+	// "always allow" would have let it run (an extension's PreToolUse hook
+	// asked, or rewrote the call). Its answer allows this call only.
+	Forced string
+	// Original is the call as the model wrote it when a hook rewrote it;
+	// Preview and Summary are then the rewrite.
+	Original        *tools.Preview
+	OriginalSummary string
 }
 
 // Approver asks the user. Request blocks until answered or ctx ends; an

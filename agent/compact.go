@@ -21,11 +21,19 @@ Be specific (names, paths, numbers). No preamble.`
 // compaction transcript; the summary needs the gist, not whole files.
 const maxToolTextInSummary = 2000
 
+// compaction is one compaction request: why (for the chat), its trigger
+// (lifecycle.CompactManual or CompactAuto) and the user's instructions
+// (/compact TEXT).
+type compaction struct {
+	why, trigger, instructions string
+}
+
 // compact summarises the main thread's context before keepFrom (a seq;
 // that message and everything after it stay verbatim), durably starts a
 // new epoch, and only then fires SessionStart(compact), whose output
-// becomes the new epoch's context.
-func (s *Session) compact(ctx context.Context, keepFrom int64, why string) error {
+// becomes the new epoch's context. PreCompact hooks may add context to
+// the summary request; they cannot stop it.
+func (s *Session) compact(ctx context.Context, keepFrom int64, c compaction) error {
 	s.mu.Lock()
 	var old []Entry
 	for _, e := range s.main.entries {
@@ -42,7 +50,10 @@ func (s *Session) compact(ctx context.Context, keepFrom int64, why string) error
 	s.bus.Publish(Event{Kind: EventStatus, Session: s.info.ID, Status: "compacting…"})
 	defer s.bus.Publish(Event{Kind: EventStatus, Session: s.info.ID})
 
-	summary, err := s.summarize(ctx, prevSummary, old)
+	pre := s.a.cfg.Lifecycle.PreCompact(s.reporting(ctx), lifecycle.CompactEvent{SessionID: s.info.ID, ProjectDir: s.project,
+		Trigger: c.trigger, CustomInstructions: c.instructions})
+	s.notices(ctx, pre.Notices)
+	summary, err := s.summarize(ctx, prevSummary, old, c.instructions, pre.Blocks)
 	if err != nil {
 		return fmt.Errorf("compact: %w", err)
 	}
@@ -59,22 +70,26 @@ func (s *Session) compact(ctx context.Context, keepFrom int64, why string) error
 	s.blocks = map[string]lifecycle.ContextBlock{}
 	s.agents = findAgentsMD(s.project, s.a.cfg.HomeDir)
 	s.mu.Unlock()
-	s.host(ctx, Host{Kind: HostCompaction, Text: fmt.Sprintf("Compacted %d earlier messages because %s. They stay visible here but are no longer sent.", len(old), why)})
+	s.host(ctx, Host{Kind: HostCompaction, Text: fmt.Sprintf("Compacted %d earlier messages because %s. They stay visible here but are no longer sent.", len(old), c.why)})
 	s.sessionStart(ctx, lifecycle.SourceCompact)
 	return nil
 }
 
 // summarize asks the model for the summary, with the old context rendered
 // as one plain transcript (no tools, so any server can answer).
-func (s *Session) summarize(ctx context.Context, prevSummary string, old []Entry) (string, error) {
+func (s *Session) summarize(ctx context.Context, prevSummary string, old []Entry, instructions string, extra []lifecycle.ContextBlock) (string, error) {
 	prov, cfg, err := s.a.cfg.Provider()
 	if err != nil {
 		return "", err
 	}
 	cfg = cfg.WithDefaults()
 	text := renderForSummary(prevSummary, old, cfg.ContextWindow*2) // ~half the window, at 4 bytes a token
+	if instructions != "" {
+		text += "\n\nThe user's instructions for this summary: " + instructions
+	}
+	parts := append(contextParts(extra), llm.Part{Kind: llm.PartText, Text: text})
 	req := llm.Request{Model: cfg.Model, System: summarizerPrompt, MaxTokens: cfg.MaxTokens, Messages: []llm.Message{{
-		Role: llm.RoleUser, Parts: []llm.Part{{Kind: llm.PartText, Text: text}}}}}
+		Role: llm.RoleUser, Parts: parts}}}
 	resp, err := prov.Stream(ctx, req, func(llm.Delta) {})
 	if err != nil {
 		return "", err

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -26,6 +27,13 @@ type fakeLifecycle struct {
 	prompt   func(lifecycle.PromptEvent) lifecycle.HookResult
 	subagent func(lifecycle.SubagentEvent) lifecycle.HookResult
 	roots    []skills.Root
+	// Guard events: scripted answers; nil answers nothing.
+	preTool    func(lifecycle.ToolEvent) lifecycle.ToolVerdict
+	postTool   func(lifecycle.ToolEvent) lifecycle.Verdict
+	stop       func(lifecycle.StopEvent) lifecycle.Verdict
+	preCompact func(lifecycle.CompactEvent) lifecycle.HookResult
+	toolEvents []lifecycle.ToolEvent
+	ended      []lifecycle.SessionEndEvent
 }
 
 func (f *fakeLifecycle) record(s string) {
@@ -73,6 +81,51 @@ func (f *fakeLifecycle) SubagentStart(_ context.Context, ev lifecycle.SubagentEv
 	f.record("SubagentStart:" + ev.AgentType)
 	if f.subagent != nil {
 		return f.subagent(ev)
+	}
+	return lifecycle.HookResult{}
+}
+
+func (f *fakeLifecycle) PreToolUse(_ context.Context, ev lifecycle.ToolEvent) lifecycle.ToolVerdict {
+	f.record("PreToolUse:" + ev.ClaudeTool)
+	f.mu.Lock()
+	f.toolEvents = append(f.toolEvents, ev)
+	f.mu.Unlock()
+	if f.preTool != nil {
+		return f.preTool(ev)
+	}
+	return lifecycle.ToolVerdict{}
+}
+
+func (f *fakeLifecycle) PostToolUse(_ context.Context, ev lifecycle.ToolEvent) lifecycle.Verdict {
+	f.record("PostToolUse:" + ev.ClaudeTool)
+	f.mu.Lock()
+	f.toolEvents = append(f.toolEvents, ev)
+	f.mu.Unlock()
+	if f.postTool != nil {
+		return f.postTool(ev)
+	}
+	return lifecycle.Verdict{}
+}
+
+func (f *fakeLifecycle) Stop(_ context.Context, ev lifecycle.StopEvent) lifecycle.Verdict {
+	f.record(fmt.Sprintf("Stop:%v", ev.Active))
+	if f.stop != nil {
+		return f.stop(ev)
+	}
+	return lifecycle.Verdict{}
+}
+
+func (f *fakeLifecycle) SessionEnd(_ context.Context, ev lifecycle.SessionEndEvent) {
+	f.record("SessionEnd:" + ev.Reason)
+	f.mu.Lock()
+	f.ended = append(f.ended, ev)
+	f.mu.Unlock()
+}
+
+func (f *fakeLifecycle) PreCompact(_ context.Context, ev lifecycle.CompactEvent) lifecycle.HookResult {
+	f.record("PreCompact:" + ev.Trigger)
+	if f.preCompact != nil {
+		return f.preCompact(ev)
 	}
 	return lifecycle.HookResult{}
 }

@@ -3,13 +3,15 @@ package agent
 import (
 	"context"
 	"strings"
+
+	"github.com/agentdesk/agentdesk/agent/lifecycle"
 )
 
 // HostCommands are handled by AgentDesk itself: they never reach hooks or
 // the model. Any other "/word" is an ordinary prompt (extensions such as
 // Ponytail read their own "/ponytail …" from UserPromptSubmit).
 var HostCommands = []struct{ Name, Usage, Help string }{
-	{"/compact", "/compact", "summarise older messages to free context"},
+	{"/compact", "/compact [INSTRUCTIONS]", "summarise older messages to free context"},
 	{"/ralph", "/ralph [--rounds N] TASK", "run fresh-context rounds on a task until it is done"},
 	{"/new", "/new", "start a new session"},
 	{"/help", "/help", "list these commands"},
@@ -43,7 +45,7 @@ func (s *Session) hostCommand(ctx context.Context, text string) bool {
 	name, args := splitCommand(text)
 	switch name {
 	case "/compact":
-		if err := s.compact(ctx, 0, "you asked (/compact)"); err != nil {
+		if err := s.compact(ctx, 0, compaction{why: "you asked (/compact)", trigger: lifecycle.CompactManual, instructions: args}); err != nil {
 			s.fail(ctx, err)
 		}
 	case "/ralph":

@@ -32,6 +32,10 @@ func (s *Session) turn(ctx context.Context, prompt string) {
 	}
 	if _, err := s.converse(ctx, s.main, s.system, user.Seq); err != nil {
 		s.fail(ctx, err)
+		return
+	}
+	if err := s.stopHooks(ctx); err != nil {
+		s.fail(ctx, err)
 	}
 }
 
@@ -90,7 +94,7 @@ func (s *Session) converse(ctx context.Context, th *thread, system func() string
 		est := estimateRequest(req)
 		if turnStart > 0 && !compacted && est >= int(s.a.cfg.CompactThreshold*float64(cfg.ContextWindow)) {
 			compacted = true
-			if err := s.compact(ctx, turnStart, "the context reached its threshold"); err != nil {
+			if err := s.compact(ctx, turnStart, compaction{why: "the context reached its threshold", trigger: lifecycle.CompactAuto}); err != nil {
 				return llm.Message{}, err
 			}
 			continue
@@ -101,7 +105,7 @@ func (s *Session) converse(ctx context.Context, th *thread, system func() string
 		resp, err := s.stream(ctx, th, prov, cfg, req)
 		if llm.IsKind(err, llm.ErrContextOverflow) && turnStart > 0 && !compacted {
 			compacted = true
-			if err := s.compact(ctx, turnStart, "the model reported a context overflow"); err != nil {
+			if err := s.compact(ctx, turnStart, compaction{why: "the model reported a context overflow", trigger: lifecycle.CompactAuto}); err != nil {
 				return llm.Message{}, err
 			}
 			continue
@@ -240,44 +244,49 @@ func (s *Session) runTool(ctx context.Context, th *thread, call llm.Part) (tools
 	if err != nil {
 		return tools.Result{Text: "invalid arguments: " + err.Error(), IsError: true}, false
 	}
-	if !s.approved(ctx, th, tool, call, preview) {
+	g, denied := s.preToolUse(ctx, tool, call, args, preview)
+	if denied != nil {
+		return withFeedback(*denied, g.context), false
+	}
+	if !s.approved(ctx, th, tool, call.Name, g) {
 		if ctx.Err() != nil {
 			return tools.Result{Text: "not run: the user stopped the turn", IsError: true}, true
 		}
 		return tools.Result{Text: "denied: the user did not allow this call", IsError: true}, true
 	}
-	s.bus.Publish(Event{Kind: EventStatus, Session: s.info.ID, Status: "running " + s.tools.Describe(call.Name, args)})
-	defer s.bus.Publish(Event{Kind: EventStatus, Session: s.info.ID})
-	return tool.Run(ctx, args), false
+	s.bus.Publish(Event{Kind: EventStatus, Session: s.info.ID, Status: "running " + s.tools.Describe(call.Name, g.args)})
+	res := tool.Run(ctx, g.args)
+	s.bus.Publish(Event{Kind: EventStatus, Session: s.info.ID})
+	return s.postToolUse(ctx, call.Name, call.CallID, g, res), false
 }
 
 // approved applies the policy, the session's always-allow grants, and
-// otherwise asks the user.
-func (s *Session) approved(ctx context.Context, th *thread, tool tools.Tool, call llm.Part, p tools.Preview) bool {
+// otherwise asks the user. A call a hook forced to ask (g.forced) skips
+// the policy and the grants: it asks, or with nobody to ask it is
+// refused; and its answer grants nothing beyond this call.
+func (s *Session) approved(ctx context.Context, th *thread, tool tools.Tool, name string, g guardedCall) bool {
 	kind := tool.Kind()
-	if kind == tools.ReadOnly {
-		return true
-	}
-	switch s.a.cfg.Policy() {
-	case PolicyNever:
-		return true
-	case PolicyReadsOnly:
-		return false
-	case PolicyAutoEdits:
-		if kind == tools.Edit {
+	policy := s.a.cfg.Policy()
+	key := grantKey(kind, name, g.preview)
+	if g.forced == "" {
+		switch {
+		case kind == tools.ReadOnly, policy == PolicyNever, policy == PolicyAutoEdits && kind == tools.Edit:
+			return true
+		case policy == PolicyReadsOnly:
+			return false
+		case s.grants.has(key):
 			return true
 		}
-	}
-	key := grantKey(kind, call.Name, p)
-	if s.grants.has(key) {
-		return true
+	} else if policy == PolicyReadsOnly && kind != tools.ReadOnly {
+		return false
 	}
 	if s.a.cfg.Approver == nil {
 		return false
 	}
-	d := s.a.cfg.Approver.Request(ctx, ApprovalRequest{Session: th.session, Tool: call.Name,
-		Summary: s.tools.Describe(call.Name, []byte(call.Args)), Preview: p})
-	if d == AllowSession {
+	d := s.a.cfg.Approver.Request(ctx, ApprovalRequest{Session: th.session, Tool: name,
+		Summary: s.tools.Describe(name, g.args), Preview: g.preview,
+		Forced: g.forced, Original: g.original, OriginalSummary: g.originalSummary})
+	if d == AllowSession && g.forced == "" {
 		s.grants.add(key)
 	}
 	return d != Deny && ctx.Err() == nil

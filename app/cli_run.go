@@ -12,6 +12,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/agentdesk/agentdesk/agent"
+	"github.com/agentdesk/agentdesk/agent/lifecycle"
 	"github.com/agentdesk/agentdesk/agent/llm"
 	"github.com/agentdesk/agentdesk/agent/safetext"
 )
@@ -48,7 +49,11 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return fail(stderr, err)
 	}
 	defer s.Close()
-	return runPrompt(ctx, s, prompt, stdout, stderr)
+	status := runPrompt(ctx, s, prompt, stdout, stderr)
+	endCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), agent.SessionEndBudget)
+	defer cancel()
+	s.End(endCtx, lifecycle.EndExit) // the run is over: SessionEnd hooks, bounded
+	return status
 }
 
 // cliPrompt reads the prompt: the arguments, or --prompt-file PATH ("-"

@@ -98,6 +98,9 @@ func (c *core) openLog() error {
 func (c *core) close() {
 	// Whatever hooks left running ends with the app that started them.
 	childproc.StopAll()
+	if c.exts != nil {
+		c.exts.Flush() // the last hook runs' records
+	}
 	if c.db != nil {
 		c.db.Close()
 	}

@@ -135,16 +135,24 @@ func (d *Dispatcher) SubagentStart(ctx context.Context, ev lifecycle.SubagentEve
 
 // call is one lifecycle event to dispatch.
 type call struct {
-	event, match     string
+	event, match string
+	// alias is another name the matcher may match: Claude Code's name of
+	// the tool whose call this is.
+	alias            string
 	anyMatch         bool
 	session, project string
+	mode             string // permission_mode; "" is "default"
 	input            map[string]any
 }
 
 // stdin is the hook's JSON input: the common fields plus the event's.
 func (c call) stdin() []byte {
+	mode := c.mode
+	if mode == "" {
+		mode = "default"
+	}
 	in := map[string]any{"session_id": c.session, "transcript_path": "", "cwd": c.project,
-		"hook_event_name": c.event, "permission_mode": "default"}
+		"hook_event_name": c.event, "permission_mode": mode}
 	for k, v := range c.input {
 		in[k] = v
 	}
@@ -175,14 +183,22 @@ func fitPrompt(in map[string]any, b []byte) []byte {
 
 // extResult is what one extension produced for an event.
 type extResult struct {
-	block   *lifecycle.ContextBlock
-	notices []lifecycle.Notice
+	id, label string
+	block     *lifecycle.ContextBlock
+	notices   []lifecycle.Notice
+	guard     guardResult
 }
 
 // dispatch runs every enabled extension's matching hooks, extensions
 // concurrently, and merges their results in installation order so the
 // outcome does not depend on which hook finished first.
 func (d *Dispatcher) dispatch(ctx context.Context, c call) lifecycle.HookResult {
+	return mergeContext(d.run(ctx, c))
+}
+
+// run runs the matching hooks of every enabled extension, extensions
+// concurrently, and returns their results in installation order.
+func (d *Dispatcher) run(ctx context.Context, c call) []extResult {
 	exts := d.active(ctx)
 	results := make([]extResult, len(exts))
 	var wg sync.WaitGroup
@@ -191,9 +207,16 @@ func (d *Dispatcher) dispatch(ctx context.Context, c call) lifecycle.HookResult 
 		go func() {
 			defer wg.Done()
 			results[i] = d.runExtension(ctx, x, c)
+			results[i].id, results[i].label = x.id, x.label
 		}()
 	}
 	wg.Wait()
+	return results
+}
+
+// mergeContext joins the extensions' context blocks and notices in
+// installation order.
+func mergeContext(results []extResult) lifecycle.HookResult {
 	var out lifecycle.HookResult
 	for _, r := range results {
 		if r.block != nil {
@@ -215,7 +238,7 @@ func matching(pkg *manifest.Package, c call) []manifest.Hook {
 		}
 		if !c.anyMatch {
 			m, err := manifest.CompileMatcher(h.Matcher)
-			if err != nil || !m.Match(c.match) {
+			if err != nil || !(m.Match(c.match) || c.alias != "" && m.Match(c.alias)) {
 				continue
 			}
 		}
@@ -260,6 +283,7 @@ func (d *Dispatcher) runExtension(ctx context.Context, x active, c call) extResu
 			texts = append(texts, strings.TrimSpace(out.AdditionalContext))
 		}
 		r.notices = append(r.notices, outputNotices(x, out)...)
+		r.guard.add(out)
 	}
 	if len(texts) > 0 {
 		text := strings.Join(texts, "\n\n")
@@ -330,9 +354,7 @@ func (d *Dispatcher) runHook(ctx context.Context, x active, h manifest.Hook, c c
 	if err != nil {
 		run.Error = err.Error()
 	}
-	if recErr := d.m.db.RecordHookRun(context.WithoutCancel(ctx), run); recErr != nil {
-		d.m.log.Error("record hook run", "id", x.id, "err", recErr)
-	}
+	d.m.runs.add(run)
 	return out, err
 }
 

@@ -80,10 +80,14 @@ func (e *testEnv) enable(id string) Info {
 
 // fixtureFiles reads testdata/fixture into repository files, executable
 // bits included.
-func fixtureFiles(t *testing.T) map[string]gittest.File {
+func fixtureFiles(t *testing.T) map[string]gittest.File { return testdataFiles(t, "fixture") }
+
+// testdataFiles reads the plugin under testdata/name, executable bits
+// kept.
+func testdataFiles(t *testing.T, name string) map[string]gittest.File {
 	t.Helper()
 	files := map[string]gittest.File{}
-	root := filepath.Join("testdata", "fixture")
+	root := filepath.Join("testdata", name)
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err

@@ -177,6 +177,7 @@ func (i *Info) fill(pkg *manifest.Package) {
 }
 
 func (m *Manager) addHookState(ctx context.Context, info *Info, withRuns bool) {
+	m.runs.flush()
 	errs, err := m.db.HookErrors(ctx, info.ID)
 	if err == nil {
 		for i := range info.Hooks {

@@ -29,6 +29,7 @@ type Manager struct {
 	secrets *secrets // sensitive userConfig values
 	fetch   []gitfetch.Option
 	log     *slog.Logger
+	runs    *runLog // hook run records, written in the background
 
 	mu       sync.Mutex
 	opLocks  map[string]*sync.Mutex
@@ -63,6 +64,7 @@ func NewManager(ctx context.Context, db *storage.DB, root string, opts ...Option
 	for _, o := range opts {
 		o(m)
 	}
+	m.runs = newRunLog(db, m.log)
 	if err := m.store.ensure(); err != nil {
 		return nil, err
 	}
@@ -72,6 +74,10 @@ func NewManager(ctx context.Context, db *storage.DB, root string, opts ...Option
 	m.revalidate(ctx)
 	return m, nil
 }
+
+// Flush returns once every hook run recorded so far is in the database;
+// call it before closing the database.
+func (m *Manager) Flush() { m.runs.flush() }
 
 func (m *Manager) sweep(ctx context.Context) error {
 	if err := m.store.sweepStaging(); err != nil {

@@ -11,7 +11,7 @@ import (
 // revalidate validates again, at start, every active version that was
 // validated under older rules (manifest.RulesVersion): what AgentDesk
 // decides can run may have changed (a shebang-less script now runs through
-// /bin/sh, a second manifest is read). The record is rewritten; an enabled
+// /bin/sh, a second manifest is read, guard events run). The record is rewritten; an enabled
 // extension whose runnable hooks changed goes back to review, because the
 // user never saw the new list. A version whose files changed since install
 // is left to the tamper check, and one that no longer validates keeps its
@@ -56,7 +56,7 @@ func (m *Manager) revalidateOne(ctx context.Context, e storage.Extension) error 
 	_, _, err = m.db.UpdateExtension(ctx, e.ID, &v, func(row *storage.Extension) error {
 		if row.ReviewReason == "" {
 			reviewIfChanged(row, v.HooksHash, len(runnableHooks(fresh)) > 0,
-				"this version of AgentDesk runs its hooks differently (for example, scripts without #! now run through /bin/sh)")
+				"this version of AgentDesk runs more of its hooks (PreToolUse, PostToolUse, Stop, SessionEnd and PreCompact now run; scripts without #! run through /bin/sh)")
 		}
 		return nil
 	})

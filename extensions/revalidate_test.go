@@ -6,6 +6,7 @@ import (
 	"context"
 
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/agentdesk/agentdesk/extensions/gittest"
@@ -65,5 +66,36 @@ func TestOlderRulesAreRevalidatedAtStart(t *testing.T) {
 	res := d.SessionStart(ctx, sessionStartEvent(t.TempDir()))
 	if len(res.Blocks) != 1 || res.Blocks[0].Text != "started" {
 		t.Fatalf("the polyglot script run through /bin/sh gave %+v", res)
+	}
+}
+
+// An extension trusted when AgentDesk ignored its guard hooks goes back to
+// review once they would run: the user never saw them.
+func TestGuardHooksNeedReviewAfterUpgrade(t *testing.T) {
+	e := newTestEnv(t, map[string]*gittest.Repo{"guards": repo(t, testdataFiles(t, "guards"))})
+	info := e.install("guards", "")
+	ctx := context.Background()
+	v, err := e.db.ExtensionVersion(ctx, "guards", info.Commit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pkg manifest.Package
+	json.Unmarshal(v.Package, &pkg)
+	pkg.Rules, pkg.Hooks = 2, nil // as rules v2 stored it: guard events ignored, nothing to trust
+	v.Package, _ = json.Marshal(&pkg)
+	v.HooksHash = manifest.HooksHash(nil)
+	if _, _, err := e.db.UpdateExtension(ctx, "guards", &v, func(row *storage.Extension) error {
+		row.Enabled, row.TrustedHash = true, ""
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	e.open()
+	got, err := e.m.Show(ctx, "guards")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Status != StatusNeedsReview || len(got.Hooks) != 5 || !strings.Contains(got.ReviewReason, "PreToolUse") {
+		t.Fatalf("after the upgrade: status %s, %d hooks, reason %q", got.Status, len(got.Hooks), got.ReviewReason)
 	}
 }

@@ -241,25 +241,40 @@ func (db *DB) DeleteExtension(ctx context.Context, id string) error {
 // the extension, and sets or clears the hook's last error, in one
 // transaction.
 func (db *DB) RecordHookRun(ctx context.Context, r HookRun) error {
+	return db.RecordHookRuns(ctx, []HookRun{r})
+}
+
+// RecordHookRuns is RecordHookRun for several runs, in order, in one
+// transaction.
+func (db *DB) RecordHookRuns(ctx context.Context, runs []HookRun) error {
+	return db.Tx(ctx, func(tx *sql.Tx) error {
+		for _, r := range runs {
+			if err := recordHookRun(ctx, tx, r); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+func recordHookRun(ctx context.Context, tx *sql.Tx, r HookRun) error {
 	argv, err := json.Marshal(r.Argv)
 	if err != nil {
 		return err
 	}
-	return db.Tx(ctx, func(tx *sql.Tx) error {
-		if _, err := tx.ExecContext(ctx, `
-			INSERT INTO hook_runs(extension_id, event, argv, started_at, duration_ms, exit_code, bytes_out, error)
-			VALUES(?, ?, ?, ?, ?, ?, ?, ?)`,
-			r.ExtensionID, r.Event, string(argv), r.StartedAt.UnixMilli(), r.Duration.Milliseconds(), r.ExitCode, r.BytesOut, r.Error); err != nil {
-			return fmt.Errorf("record hook run of %s: %w", r.ExtensionID, err)
-		}
-		if _, err := tx.ExecContext(ctx, `
-			DELETE FROM hook_runs WHERE extension_id = ? AND id NOT IN
-				(SELECT id FROM hook_runs WHERE extension_id = ? ORDER BY id DESC LIMIT ?)`,
-			r.ExtensionID, r.ExtensionID, HookRunHistory); err != nil {
-			return fmt.Errorf("trim hook runs of %s: %w", r.ExtensionID, err)
-		}
-		return setHookError(ctx, tx, r)
-	})
+	if _, err := tx.ExecContext(ctx, `
+		INSERT INTO hook_runs(extension_id, event, argv, started_at, duration_ms, exit_code, bytes_out, error)
+		VALUES(?, ?, ?, ?, ?, ?, ?, ?)`,
+		r.ExtensionID, r.Event, string(argv), r.StartedAt.UnixMilli(), r.Duration.Milliseconds(), r.ExitCode, r.BytesOut, r.Error); err != nil {
+		return fmt.Errorf("record hook run of %s: %w", r.ExtensionID, err)
+	}
+	if _, err := tx.ExecContext(ctx, `
+		DELETE FROM hook_runs WHERE extension_id = ? AND id NOT IN
+			(SELECT id FROM hook_runs WHERE extension_id = ? ORDER BY id DESC LIMIT ?)`,
+		r.ExtensionID, r.ExtensionID, HookRunHistory); err != nil {
+		return fmt.Errorf("trim hook runs of %s: %w", r.ExtensionID, err)
+	}
+	return setHookError(ctx, tx, r)
 }
 
 func setHookError(ctx context.Context, tx *sql.Tx, r HookRun) error {

@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/agentdesk/agentdesk/agent"
+	"github.com/agentdesk/agentdesk/agent/tools"
 )
 
 // approvalDialogs shows tool approval requests one at a time, in the main
@@ -82,27 +83,43 @@ func (a *approvalDialogs) next() {
 }
 
 func (a *approvalDialogs) content(req agent.ApprovalRequest) fyne.CanvasObject {
-	p := req.Preview
 	summary := &widget.Label{Text: req.Summary, Wrapping: fyne.TextWrapWord, TextStyle: fyne.TextStyle{Bold: true}}
-	var detail fyne.CanvasObject
+	top := container.NewVBox(summary)
+	if req.Forced != "" {
+		// An extension's PreToolUse hook asked or rewrote the call: say so,
+		// and offer no "always", which would outlive this one call.
+		top.Add(&widget.Label{Text: req.Forced, Wrapping: fyne.TextWrapWord, Importance: widget.WarningImportance})
+	}
+	detail := previewDetail(req.Preview)
+	if req.Original != nil {
+		detail = container.NewVScroll(container.NewVBox(
+			&widget.Label{Text: "Rewritten by the extension (this is what runs if you allow it):", TextStyle: fyne.TextStyle{Bold: true}},
+			previewDetail(req.Preview),
+			&widget.Label{Text: "Original, as the model wrote it: " + req.OriginalSummary, TextStyle: fyne.TextStyle{Bold: true}, Wrapping: fyne.TextWrapWord},
+			previewDetail(*req.Original)))
+	}
+	buttons := container.NewHBox(&widget.Button{Text: "Deny", OnTapped: func() { a.answer(agent.Deny) }})
+	if req.Forced == "" {
+		buttons.Add(newClickOnlyButton("Always allow for this session", widget.MediumImportance, func() { a.answer(agent.AllowSession) }))
+	}
+	buttons.Add(newClickOnlyButton("Allow once", widget.WarningImportance, func() { a.answer(agent.AllowOnce) }))
+	hint := &widget.Label{Text: shortcutName() + "+Enter = Allow once · Esc = Deny · Stop denies and ends the turn"}
+	return container.NewBorder(top, container.NewVBox(hint, container.NewHBox(layoutSpacer(), buttons)), nil, nil, detail)
+}
+
+// previewDetail shows what a call does: the exact command, the diff of an
+// edit, or the tool's own line.
+func previewDetail(p tools.Preview) fyne.CanvasObject {
 	switch {
 	case p.Command != "":
-		detail = container.NewVBox(
+		return container.NewVBox(
 			widget.NewLabel("Command (runs exactly as shown):"),
 			monoBlock(p.Command),
 			widget.NewLabel(fmt.Sprintf("Working directory: %s", p.Dir)))
 	case p.Diff != "":
-		detail = container.NewVScroll(diffBlock(p.Diff))
-	default:
-		detail = &widget.Label{Text: p.Detail, Wrapping: fyne.TextWrapWord}
+		return container.NewVScroll(diffBlock(p.Diff))
 	}
-	buttons := container.NewHBox(
-		&widget.Button{Text: "Deny", OnTapped: func() { a.answer(agent.Deny) }},
-		newClickOnlyButton("Always allow for this session", widget.MediumImportance, func() { a.answer(agent.AllowSession) }),
-		newClickOnlyButton("Allow once", widget.WarningImportance, func() { a.answer(agent.AllowOnce) }),
-	)
-	hint := &widget.Label{Text: shortcutName() + "+Enter = Allow once · Esc = Deny · Stop denies and ends the turn"}
-	return container.NewBorder(summary, container.NewVBox(hint, container.NewHBox(layoutSpacer(), buttons)), nil, nil, detail)
+	return &widget.Label{Text: p.Detail, Wrapping: fyne.TextWrapWord}
 }
 
 func (a *approvalDialogs) answer(d agent.Decision) {

@@ -16,6 +16,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/agentdesk/agentdesk/agent"
+	"github.com/agentdesk/agentdesk/agent/lifecycle"
 	"github.com/agentdesk/agentdesk/storage"
 )
 
@@ -299,19 +300,35 @@ func (c *chatView) attach(s *agent.Session) {
 }
 
 // closeSession detaches the open session; its turn and hooks stop in the
-// background.
-func (c *chatView) closeSession() {
+// background, then its SessionEnd hooks run (reason "other": the window
+// moved on; opening it again is a resume).
+func (c *chatView) closeSession() { c.closeSessionFor(lifecycle.EndOther) }
+
+// closeSessionFor is closeSession with SessionEnd's reason; "" fires no
+// SessionEnd (a deleted session gets "clear" from the agent).
+func (c *chatView) closeSessionFor(reason string) {
 	if s := c.detach(); s != nil {
-		c.u.goWork(func() { s.Close() }) // counted, so quitting waits for it too
+		c.u.goWork(func() { // counted, so quitting waits for it too
+			s.Close()
+			if reason != "" {
+				ctx, cancel := context.WithTimeout(context.Background(), agent.SessionEndBudget)
+				defer cancel()
+				s.End(ctx, reason)
+			}
+		})
 	}
 }
 
 // closeSessionAndWait is closeSession at quit: it returns once the
-// session's turn and hook processes are gone.
+// session's turn and hook processes are gone and its SessionEnd hooks
+// (reason "prompt_input_exit") ran, within agent.SessionEndBudget.
 // It changes no widget: at quit the run loop may be over.
 func (c *chatView) closeSessionAndWait() {
 	if s := c.take(); s != nil {
 		s.Close()
+		ctx, cancel := context.WithTimeout(context.Background(), agent.SessionEndBudget)
+		defer cancel()
+		s.End(ctx, lifecycle.EndExit)
 	}
 }
 
@@ -610,7 +627,7 @@ func (c *chatView) onDelete() {
 			return
 		}
 		if c.session != nil && c.session.ID() == s.ID {
-			c.closeSession()
+			c.closeSessionFor("") // DeleteSession fires SessionEnd "clear"
 			c.transcript.clear(false)
 		}
 		background(c.u, func(ctx context.Context) (struct{}, error) {

@@ -17,6 +17,7 @@ import (
 	"github.com/agentdesk/agentdesk/agent"
 	"github.com/agentdesk/agentdesk/agent/llm"
 	"github.com/agentdesk/agentdesk/agent/llm/llmtest"
+	"github.com/agentdesk/agentdesk/agent/tools"
 	"github.com/agentdesk/agentdesk/ui/markdown"
 )
 
@@ -409,5 +410,26 @@ func TestFirstPromptWinsOverResumingTheLatestSession(t *testing.T) {
 			s := u.chat.session
 			return s != nil && !s.Busy() && strings.Contains(allText(u.chat.transcript.list), "answer to "+prompt)
 		})
+	}
+}
+
+// A call an extension asked about or rewrote shows why, the rewrite and
+// the original, and offers no "always".
+func TestApprovalForcedByAnExtension(t *testing.T) {
+	a := &approvalDialogs{}
+	obj := a.content(agent.ApprovalRequest{Tool: "run_command", Summary: "run_command ls -la",
+		Preview: tools.Preview{Command: "ls -la", Dir: "/p"}, Forced: "Guard rewrote this call; check the rewrite against the original",
+		Original: &tools.Preview{Command: "rm -rf build", Dir: "/p"}, OriginalSummary: "run_command rm -rf build"})
+	text := allText(obj)
+	for _, want := range []string{"Guard rewrote this call", "ls -la", "rm -rf build", "Original, as the model wrote it"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("dialog lacks %q:\n%s", want, text)
+		}
+	}
+	if strings.Contains(text, "Always allow") {
+		t.Error("a forced approval must not offer 'always'")
+	}
+	if !strings.Contains(text, "Allow once") || findButton(obj, "Deny") == nil {
+		t.Error("Allow once and Deny must stay")
 	}
 }

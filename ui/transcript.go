@@ -380,7 +380,9 @@ func (t *transcriptView) renderUser(id widget.ListItemID, it *item) fyne.CanvasO
 			text.WriteString(p.Text)
 		}
 	}
-	box.Add(bubble(text.String()))
+	if text.Len() > 0 { // a Stop hook's note to the model has only context
+		box.Add(bubble(text.String()))
+	}
 	return box
 }
 

@@ -33,6 +33,9 @@ type Lifecycle interface {
 	// in installation order. Context from any other source is left out of
 	// the very next request.
 	Enabled() []string
+	// Guard runs the hooks around tool calls, turn ends, compaction and
+	// session ends.
+	Guard
 }
 
 // SessionStartEvent fires when a session starts, resumes or compacts.
@@ -93,7 +96,7 @@ type HookResult struct {
 }
 
 // NopLifecycle is the Lifecycle with no extensions.
-type NopLifecycle struct{}
+type NopLifecycle struct{ NopGuard }
 
 func (NopLifecycle) SessionStart(context.Context, SessionStartEvent) HookResult { return HookResult{} }
 func (NopLifecycle) UserPromptSubmit(context.Context, PromptEvent) HookResult   { return HookResult{} }

@@ -15,10 +15,15 @@ type Output struct {
 	AdditionalContext string
 	// SystemMessage is user-visible status, never sent to the model.
 	SystemMessage string
-	// BlockReason is set when the hook answered continue:false or
-	// decision:"block". Hooks cannot block in this version: the reason is
-	// shown as a notice and the prompt goes ahead.
+	// BlockReason is set when a context hook answered continue:false or
+	// decision:"block". Those hooks cannot block: the reason is shown as a
+	// notice and the prompt goes ahead.
 	BlockReason string
+	// Decision and Reason are a guard hook's (see IsGuardEvent) verdict;
+	// UpdatedInput is PreToolUse's rewrite of tool_input.
+	Decision     Decision
+	Reason       string
+	UpdatedInput json.RawMessage
 }
 
 // hookOutputJSON is the subset of the Claude Code / Codex hook output
@@ -34,18 +39,25 @@ type hookOutputJSON struct {
 }
 
 type hookSpecificJSON struct {
-	HookEventName     string `json:"hookEventName"`
-	AdditionalContext string `json:"additionalContext"`
+	HookEventName            string          `json:"hookEventName"`
+	AdditionalContext        string          `json:"additionalContext"`
+	PermissionDecision       string          `json:"permissionDecision"`
+	PermissionDecisionReason string          `json:"permissionDecisionReason"`
+	UpdatedInput             json.RawMessage `json:"updatedInput"`
 }
 
 // ParseOutput interprets the result of a hook run for event. A failed run
-// returns its *Failure. Stdout that starts with "{" (after whitespace) is
-// hook JSON; any other non-empty stdout is plain text context, which
-// AgentDesk accepts for all three events it serves (SessionStart,
-// UserPromptSubmit, SubagentStart). Stdout that is not valid UTF-8, JSON
-// that does not parse, and a hookEventName other than event are a
-// *Failure of kind InvalidOutput.
+// returns its *Failure, except a guard hook's exit status 2, which blocks
+// with stderr as the reason. Stdout that starts with "{" (after
+// whitespace) is hook JSON; any other non-empty stdout is plain text
+// context, except for guard events, which ignore it. Stdout that is not
+// valid UTF-8, JSON that does not parse, a hookEventName other than event
+// and an updatedInput that is not an object are a *Failure of kind
+// InvalidOutput.
 func ParseOutput(event string, res Result) (Output, error) {
+	if out, ok := exitTwo(event, res); ok {
+		return out, nil
+	}
 	if res.Err != nil {
 		return Output{}, res.Err
 	}
@@ -58,6 +70,8 @@ func ParseOutput(event string, res Result) (Output, error) {
 		return Output{}, nil
 	case text[0] == '{':
 		return parseJSON(event, res, text)
+	case guardEvents[event]:
+		return Output{}, nil
 	default:
 		return Output{AdditionalContext: string(text)}, nil
 	}
@@ -75,11 +89,17 @@ func parseJSON(event string, res Result, text []byte) (Output, error) {
 		}
 		contexts = []string{specific.AdditionalContext, v.AdditionalContext}
 	}
-	return Output{
-		AdditionalContext: joinNonEmpty(contexts),
-		SystemMessage:     v.SystemMessage,
-		BlockReason:       blockReason(v),
-	}, nil
+	out := Output{AdditionalContext: joinNonEmpty(contexts), SystemMessage: v.SystemMessage}
+	if !guardEvents[event] {
+		out.BlockReason = blockReason(v)
+		return out, nil
+	}
+	out.Decision, out.Reason = guardDecision(event, v)
+	var ok bool
+	if out.UpdatedInput, ok = updatedInput(event, v); !ok {
+		return Output{}, invalidOutput(res, "printed an updatedInput that is not a JSON object")
+	}
+	return out, nil
 }
 
 // describeJSONError words a decoding error without Go type names.

@@ -2,6 +2,7 @@ package hookrun
 
 import (
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -36,7 +37,7 @@ func TestParseOutput(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := ParseOutput(tt.event, Result{Program: "hook", Stdout: []byte(tt.stdout)})
-			if err != nil || got != tt.want {
+			if err != nil || !reflect.DeepEqual(got, tt.want) {
 				t.Fatalf("ParseOutput = %+v, %v; want %+v", got, err, tt.want)
 			}
 		})
@@ -75,7 +76,7 @@ func TestParseOutputInvalid(t *testing.T) {
 func TestParseOutputReturnsRunFailure(t *testing.T) {
 	runErr := &Failure{Kind: TimedOut, Program: "node", Msg: "timed out"}
 	out, err := ParseOutput("SessionStart", Result{Stdout: []byte("context"), Err: runErr})
-	if err != runErr || out != (Output{}) {
+	if err != runErr || !reflect.DeepEqual(out, Output{}) {
 		t.Fatalf("ParseOutput = %+v, %v; want the run's failure and no output", out, err)
 	}
 }
@@ -99,7 +100,7 @@ func FuzzParseOutput(f *testing.F) {
 				t.Fatalf("output %q is not valid UTF-8", s)
 			}
 		}
-		if strings.TrimSpace(string(stdout)) == "" && out != (Output{}) {
+		if strings.TrimSpace(string(stdout)) == "" && !reflect.DeepEqual(out, Output{}) {
 			t.Fatalf("empty stdout produced %+v", out)
 		}
 	})

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"strings"
 	"testing"
@@ -361,7 +362,7 @@ func TestRunThenParseOutput(t *testing.T) {
 	if err != nil {
 		t.Fatalf("ParseOutput: %v", err)
 	}
-	if out != (Output{AdditionalContext: "use tabs", SystemMessage: "ponytail ready"}) {
+	if !reflect.DeepEqual(out, Output{AdditionalContext: "use tabs", SystemMessage: "ponytail ready"}) {
 		t.Fatalf("got %+v", out)
 	}
 }

@@ -11,15 +11,25 @@ import (
 	"strings"
 )
 
-// The events AgentDesk dispatches. Hooks for any other event are reported
-// and ignored.
+// The events AgentDesk dispatches: three that add context, three guard
+// events that may block (never approve), and two lifecycle events. Hooks
+// for any other event are reported and ignored.
 const (
 	EventSessionStart     = "SessionStart"
 	EventUserPromptSubmit = "UserPromptSubmit"
 	EventSubagentStart    = "SubagentStart"
+	EventPreToolUse       = "PreToolUse"
+	EventPostToolUse      = "PostToolUse"
+	EventStop             = "Stop"
+	EventSessionEnd       = "SessionEnd"
+	EventPreCompact       = "PreCompact"
 )
 
-var dispatchedEvents = []string{EventSessionStart, EventUserPromptSubmit, EventSubagentStart}
+var dispatchedEvents = []string{EventSessionStart, EventUserPromptSubmit, EventSubagentStart,
+	EventPreToolUse, EventPostToolUse, EventStop, EventSessionEnd, EventPreCompact}
+
+// DispatchedEvents lists the events whose hooks AgentDesk runs.
+func DispatchedEvents() []string { return slices.Clone(dispatchedEvents) }
 
 // defaultHooksFile is read besides the manifest's "hooks" field.
 const defaultHooksFile = "hooks/hooks.json"
@@ -31,7 +41,7 @@ const maxTimeoutSeconds = 24 * 60 * 60
 // Hook is one command handler of a dispatched event, validated but with
 // variables not yet expanded.
 type Hook struct {
-	Event         string   // SessionStart | UserPromptSubmit | SubagentStart
+	Event         string   // one of DispatchedEvents
 	Matcher       string   // as written; "" matches everything
 	Command       string   // as written, for display and the trust diff
 	Argv          []string // tokens with variables unexpanded, e.g. "${CLAUDE_PLUGIN_ROOT}/hooks/x.js"

@@ -29,10 +29,11 @@ const (
 
 // RulesVersion changes whenever what validation decides can run changes
 // (v2: shebang-less scripts run through /bin/sh, both manifests read,
-// default and manifest hooks added). Stored packages validated under an
+// default and manifest hooks added; v3: PreToolUse, PostToolUse, Stop,
+// SessionEnd and PreCompact hooks run). Stored packages validated under an
 // older version are validated again at start; an enabled extension whose
 // runnable hooks changed goes back to review.
-const RulesVersion = 2
+const RulesVersion = 3
 
 // NamePattern is the rule for an extension's name, which is also its id.
 var NamePattern = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`)

@@ -1,0 +1,273 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentdesk/agentdesk/agent/lifecycle"
+	"github.com/agentdesk/agentdesk/agent/llm/llmtest"
+)
+
+func command(cmd string) llmtest.Reply {
+	return llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "run_command", Args: `{"command":"` + cmd + `"}`}}}
+}
+
+func reason(text string) []lifecycle.Reason {
+	return []lifecycle.Reason{{Source: "guard", Label: "Guard", Text: text}}
+}
+
+func TestPreToolUseDenyStopsTheCallBeforeApproval(t *testing.T) {
+	e := newEnv(t)
+	e.approver.answers = []Decision{AllowOnce}
+	e.life.preTool = func(ev lifecycle.ToolEvent) lifecycle.ToolVerdict {
+		if ev.ClaudeTool == "Bash" && strings.Contains(string(ev.Input), "touch") {
+			return lifecycle.ToolVerdict{Verdict: lifecycle.Verdict{Reasons: reason("no touching")}}
+		}
+		return lifecycle.ToolVerdict{}
+	}
+	e.server.Push(command("touch denied.txt"), llmtest.Reply{Text: "ok"})
+	s := e.newSession()
+	e.send(s, "make a file")
+
+	if len(e.approver.requests) != 0 {
+		t.Fatalf("a denied call must not reach the approval dialog: %+v", e.approver.requests)
+	}
+	if _, err := os.Stat(filepath.Join(e.project.Path, "denied.txt")); err == nil {
+		t.Fatal("the denied command ran")
+	}
+	results := toolResults(e.server.WaitRequests(t, 2)[1])
+	if len(results) != 1 || !strings.Contains(results[0], "Guard: no touching") || !strings.Contains(results[0], "not run") {
+		t.Fatalf("the model must read the reason as the result: %q", results)
+	}
+	if got := hostTexts(s, HostNotice); len(got) != 1 || !strings.Contains(got[0], "no touching") {
+		t.Fatalf("the user must see the denial: %q", got)
+	}
+	if n := e.life.count("PostToolUse"); n != 0 {
+		t.Errorf("PostToolUse fired %d times for a call that never ran", n)
+	}
+}
+
+func TestPreToolUseNeverApproves(t *testing.T) {
+	e := newEnv(t)
+	e.life.preTool = func(lifecycle.ToolEvent) lifecycle.ToolVerdict { return lifecycle.ToolVerdict{} } // "allow" merges to nothing
+	e.server.Push(command("touch a.txt"), llmtest.Reply{Text: "ok"})
+	s := e.newSession()
+	e.send(s, "make a file")
+	if len(e.approver.requests) != 1 {
+		t.Fatalf("an allowing hook must still leave the call to the user: %d requests", len(e.approver.requests))
+	}
+	if _, err := os.Stat(filepath.Join(e.project.Path, "a.txt")); err == nil {
+		t.Fatal("the user denied (the scripted default), yet the command ran")
+	}
+}
+
+func TestPreToolUseAskForcesTheDialogAndGrantsNothing(t *testing.T) {
+	e := newEnv(t)
+	e.policy = PolicyNever
+	e.approver.answers = []Decision{AllowSession, Deny}
+	e.life.preTool = func(ev lifecycle.ToolEvent) lifecycle.ToolVerdict {
+		return lifecycle.ToolVerdict{Ask: true, AskReason: "Guard: reads secrets"}
+	}
+	e.server.Push(llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "read_file", Args: `{"path":"x.txt"}`}}}, llmtest.Reply{Text: "ok"},
+		llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "read_file", Args: `{"path":"x.txt"}`}}}, llmtest.Reply{Text: "ok"})
+	e.file("x.txt", "secret")
+	s := e.newSession()
+	e.send(s, "read it")
+	e.send(s, "again")
+	if len(e.approver.requests) != 2 {
+		t.Fatalf("ask must force the dialog every time, whatever the policy or an earlier 'always': %d requests", len(e.approver.requests))
+	}
+	if r := e.approver.requests[0]; !strings.Contains(r.Forced, "reads secrets") {
+		t.Errorf("the dialog must say why it asks: %+v", r)
+	}
+	results := toolResults(e.server.WaitRequests(t, 4)[3])
+	if last := results[len(results)-1]; !strings.Contains(last, "denied") {
+		t.Errorf("the second read was denied by the user: %q", last)
+	}
+}
+
+func TestPreToolUseRewriteAlwaysAsksAndShowsBoth(t *testing.T) {
+	e := newEnv(t)
+	e.policy = PolicyNever
+	e.approver.answers = []Decision{AllowOnce}
+	e.life.preTool = func(ev lifecycle.ToolEvent) lifecycle.ToolVerdict {
+		return lifecycle.ToolVerdict{UpdatedInput: json.RawMessage(`{"command":"touch safe.txt","timeout":5000}`), RewrittenBy: "Guard"}
+	}
+	e.server.Push(command("touch unsafe.txt"), llmtest.Reply{Text: "ok"})
+	s := e.newSession()
+	e.send(s, "make a file")
+	if len(e.approver.requests) != 1 {
+		t.Fatalf("a rewrite must ask even under 'never ask': %d requests", len(e.approver.requests))
+	}
+	r := e.approver.requests[0]
+	if r.Original == nil || r.Original.Command != "touch unsafe.txt" || r.Preview.Command != "touch safe.txt" || !strings.Contains(r.Forced, "Guard rewrote") {
+		t.Fatalf("the dialog must show the original and the rewrite: %+v", r)
+	}
+	if _, err := os.Stat(filepath.Join(e.project.Path, "safe.txt")); err != nil {
+		t.Fatalf("the approved rewrite did not run: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(e.project.Path, "unsafe.txt")); err == nil {
+		t.Fatal("the original ran instead of the rewrite")
+	}
+}
+
+func TestPreToolUseInvalidRewriteIsNotApplied(t *testing.T) {
+	e := newEnv(t)
+	e.policy = PolicyNever
+	e.life.preTool = func(ev lifecycle.ToolEvent) lifecycle.ToolVerdict {
+		return lifecycle.ToolVerdict{UpdatedInput: json.RawMessage(`{"file_path":"/etc/passwd","content":"x"}`), RewrittenBy: "Guard"}
+	}
+	e.server.Push(llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "write_file", Args: `{"path":"a.txt","content":"x"}`}}}, llmtest.Reply{Text: "ok"})
+	s := e.newSession()
+	e.send(s, "write")
+	if len(e.approver.requests) != 1 || e.approver.requests[0].Original != nil || !strings.Contains(e.approver.requests[0].Preview.Title, "a.txt") {
+		t.Fatalf("an invalid rewrite leaves the original, which must then be asked about: %+v", e.approver.requests)
+	}
+	if got := hostTexts(s, HostNotice); len(got) != 1 || !strings.Contains(got[0], "not applied") {
+		t.Fatalf("the user must see the rewrite was refused: %q", got)
+	}
+}
+
+func TestPostToolUseFeedbackGoesInsideTheResult(t *testing.T) {
+	e := newEnv(t)
+	e.file("notes.txt", "hello")
+	e.life.postTool = func(ev lifecycle.ToolEvent) lifecycle.Verdict {
+		v := lifecycle.Verdict{Reasons: reason("style check failed")}
+		v.Blocks = []lifecycle.ContextBlock{{Source: "guard", Event: lifecycle.EventPostToolUse, Text: "3 lint warnings"}}
+		return v
+	}
+	e.server.Push(llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "read_file", Args: `{"path":"notes.txt"}`}}}, llmtest.Reply{Text: "ok"})
+	s := e.newSession()
+	e.send(s, "read")
+	second := e.server.WaitRequests(t, 2)[1]
+	if got := second.Roles(); len(got) != 3 {
+		t.Fatalf("feedback must not add messages: roles %v", got)
+	}
+	res := toolResults(second)[0]
+	for _, want := range []string{"hello", `<extension-context source="guard" event="PostToolUse">`, "3 lint warnings", "style check failed"} {
+		if !strings.Contains(res, want) {
+			t.Errorf("result lacks %q: %q", want, res)
+		}
+	}
+	var post lifecycle.ToolEvent
+	for _, ev := range e.life.toolEvents {
+		if ev.Response != nil {
+			post = ev
+		}
+	}
+	if !strings.Contains(string(post.Response), "hello") || !strings.Contains(string(post.Input), filepath.Join(e.project.Path, "notes.txt")) {
+		t.Errorf("PostToolUse input = %s / %s; want the result and Claude Code's absolute file_path", post.Input, post.Response)
+	}
+}
+
+func TestStopHookContinuesAtMostTheLimit(t *testing.T) {
+	e := newEnv(t)
+	e.life.setEnabled("guard")
+	e.life.stop = func(ev lifecycle.StopEvent) lifecycle.Verdict {
+		return lifecycle.Verdict{Reasons: reason("tests still fail")}
+	}
+	for range 5 {
+		e.server.Push(llmtest.Reply{Text: "done"})
+	}
+	s := e.newSession()
+	e.send(s, "fix it")
+
+	if n := len(e.server.Requests()); n != 1+DefaultStopHookLimit {
+		t.Fatalf("model calls = %d, want the answer plus %d continuations", n, DefaultStopHookLimit)
+	}
+	want := []string{"Stop:false", "Stop:true", "Stop:true", "Stop:true"}
+	var got []string
+	for _, c := range e.life.Calls() {
+		if strings.HasPrefix(c, "Stop:") {
+			got = append(got, c)
+		}
+	}
+	if strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Fatalf("Stop calls = %v, want %v (stop_hook_active after the first)", got, want)
+	}
+	notes := hostTexts(s, HostNotice)
+	if len(notes) != DefaultStopHookLimit+1 || !strings.Contains(notes[0], "(1/3)") || !strings.Contains(notes[3], "turn ends") {
+		t.Fatalf("each continuation must be shown, and the end: %q", notes)
+	}
+	last := e.server.Requests()[1]
+	note := last.Messages[len(last.Messages)-1]
+	if note.Role != "user" || !strings.Contains(joined(note), `event="Stop"`) || !strings.Contains(joined(note), "tests still fail") {
+		t.Fatalf("the continuation must carry the reason as a hidden note: %+v", note)
+	}
+}
+
+func TestUserStopWinsOverStopHooks(t *testing.T) {
+	e := newEnv(t)
+	var s *Session
+	e.life.stop = func(ev lifecycle.StopEvent) lifecycle.Verdict {
+		s.Stop()
+		return lifecycle.Verdict{Reasons: reason("keep going")}
+	}
+	e.server.Push(llmtest.Reply{Text: "done"}, llmtest.Reply{Text: "more"})
+	s = e.newSession()
+	e.send(s, "go")
+	if n := len(e.server.Requests()); n != 1 {
+		t.Fatalf("model calls = %d; the user's Stop must end the turn", n)
+	}
+}
+
+func TestSessionEndOnDeleteAndEnd(t *testing.T) {
+	e := newEnv(t)
+	s := e.newSession()
+	s.End(context.Background(), lifecycle.EndExit)
+	if err := e.agent.DeleteSession(context.Background(), s.ID()); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for e.life.count("SessionEnd:") < 2 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	e.life.mu.Lock()
+	defer e.life.mu.Unlock()
+	if len(e.life.ended) != 2 || e.life.ended[0].Reason != "prompt_input_exit" || e.life.ended[1].Reason != "clear" ||
+		e.life.ended[1].ProjectDir != e.project.Path || e.life.ended[1].SessionID != s.ID() {
+		t.Fatalf("SessionEnd events = %+v", e.life.ended)
+	}
+}
+
+func TestPreCompactAddsContextToTheSummaryRequest(t *testing.T) {
+	e := newEnv(t)
+	e.life.setEnabled("guard")
+	e.life.preCompact = func(ev lifecycle.CompactEvent) lifecycle.HookResult {
+		return lifecycle.HookResult{Blocks: []lifecycle.ContextBlock{{Source: "guard", Event: lifecycle.EventPreCompact, Text: "keep the TODO list"}}}
+	}
+	e.server.Push(llmtest.Reply{Text: "first answer"}, llmtest.Reply{Text: "the summary"})
+	s := e.newSession()
+	e.send(s, "hello")
+	e.send(s, "/compact focus on the parser")
+	if e.life.count("PreCompact:manual") != 1 {
+		t.Fatalf("calls = %v", e.life.Calls())
+	}
+	req := e.server.WaitRequests(t, 2)[1]
+	text := joined(req.Messages[0])
+	for _, want := range []string{"keep the TODO list", `event="PreCompact"`, "focus on the parser"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("summary request lacks %q: %q", want, text)
+		}
+	}
+}
+
+func TestToolEventsUseClaudeCodeNames(t *testing.T) {
+	e := newEnv(t)
+	e.policy = PolicyNever
+	e.server.Push(llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "write_file", Args: `{"path":"a.txt","content":"x"}`}}}, llmtest.Reply{Text: "ok"})
+	s := e.newSession()
+	e.send(s, "write")
+	ev := e.life.toolEvents[0]
+	var in map[string]any
+	json.Unmarshal(ev.Input, &in)
+	if ev.Tool != "write_file" || ev.ClaudeTool != "Write" || in["file_path"] != filepath.Join(e.project.Path, "a.txt") || in["content"] != "x" ||
+		ev.CallID == "" || ev.PermissionMode != "bypassPermissions" {
+		t.Fatalf("PreToolUse event = %+v (input %v)", ev, in)
+	}
+}

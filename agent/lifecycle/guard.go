@@ -1,0 +1,146 @@
+package lifecycle
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+)
+
+// Guard and lifecycle events beyond the three context events. Guard hooks
+// may make a tool call less likely to run or a turn go on; nothing they
+// say skips AgentDesk's own approval.
+const (
+	EventPreToolUse  = "PreToolUse"
+	EventPostToolUse = "PostToolUse"
+	EventStop        = "Stop"
+	EventSessionEnd  = "SessionEnd"
+	EventPreCompact  = "PreCompact"
+)
+
+// SessionEnd reasons, as Claude Code names them.
+const (
+	EndClear = "clear"             // the session was deleted
+	EndExit  = "prompt_input_exit" // the app quit, or `agentdesk run` finished
+	EndOther = "other"
+)
+
+// PreCompact triggers.
+const (
+	CompactManual = "manual" // the user asked (/compact)
+	CompactAuto   = "auto"   // the threshold or an overflow
+)
+
+// Guard is what the loop asks extensions around tool calls and turn ends.
+// Like Lifecycle, calls never fail: problems come back as notices, and a
+// failed or timed-out hook has no opinion.
+type Guard interface {
+	// PreToolUse runs before a tool call is approved or run.
+	PreToolUse(ctx context.Context, ev ToolEvent) ToolVerdict
+	// PostToolUse runs after a call ran; its context and block reasons go
+	// into that call's result.
+	PostToolUse(ctx context.Context, ev ToolEvent) Verdict
+	// Stop runs when the model answered without tool calls; Block means
+	// the turn goes on with Reason as a hidden note.
+	Stop(ctx context.Context, ev StopEvent) Verdict
+	// SessionEnd runs when a session ends; its output is ignored. It
+	// returns when the hooks are done or ctx ends.
+	SessionEnd(ctx context.Context, ev SessionEndEvent)
+	// PreCompact runs before a compaction; its context joins the
+	// compaction request. It cannot veto.
+	PreCompact(ctx context.Context, ev CompactEvent) HookResult
+}
+
+// ToolEvent is one tool call, as guard hooks see it: Claude Code's tool
+// name and field names, besides AgentDesk's own name.
+type ToolEvent struct {
+	SessionID      string
+	ProjectDir     string
+	PermissionMode string
+	Tool           string          // AgentDesk's name, e.g. run_command
+	ClaudeTool     string          // Claude Code's name, e.g. Bash; "" when it has none
+	Input          json.RawMessage // tool_input, with Claude Code's field names
+	CallID         string          // tool_use_id
+	Response       json.RawMessage // tool_response (PostToolUse only)
+}
+
+// StopEvent is the model's answer ending a turn.
+type StopEvent struct {
+	SessionID      string
+	ProjectDir     string
+	PermissionMode string
+	// Active is true when this turn already went on because of a Stop
+	// hook (Claude Code's stop_hook_active), so a hook can let it end.
+	Active bool
+}
+
+// SessionEndEvent is a session ending.
+type SessionEndEvent struct {
+	SessionID  string
+	ProjectDir string
+	Reason     string // EndClear, EndExit or EndOther
+}
+
+// CompactEvent is a compaction about to run.
+type CompactEvent struct {
+	SessionID          string
+	ProjectDir         string
+	Trigger            string // CompactManual or CompactAuto
+	CustomInstructions string
+}
+
+// Verdict is what a guard event decided, merged across extensions in
+// installation order.
+type Verdict struct {
+	HookResult
+	// Reasons are the blocks, one per blocking extension, in installation
+	// order. For PreToolUse the call is denied, for PostToolUse they are
+	// feedback in the result, for Stop the turn goes on with them.
+	Reasons []Reason
+}
+
+// Reason is one extension's reason to block.
+type Reason struct {
+	Source string // extension id
+	Label  string // display name
+	Text   string
+}
+
+// Blocked says whether any extension blocked.
+func (v Verdict) Blocked() bool { return len(v.Reasons) > 0 }
+
+// ReasonText is the reasons for people and the model: one line each,
+// "Label: reason".
+func (v Verdict) ReasonText() string {
+	var b strings.Builder
+	for i, r := range v.Reasons {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		b.WriteString(r.Label + ": " + r.Text)
+	}
+	return b.String()
+}
+
+// ToolVerdict is PreToolUse's answer.
+type ToolVerdict struct {
+	Verdict
+	// Ask forces the approval dialog even where the policy or an earlier
+	// grant would let the call run; AskReason says why.
+	Ask       bool
+	AskReason string
+	// UpdatedInput is a hook's rewrite of tool_input (Claude Code's field
+	// names), from the first extension that gave one; RewrittenBy names
+	// it. The loop applies it only if it passes the tool's validation, and
+	// then always asks.
+	UpdatedInput json.RawMessage
+	RewrittenBy  string
+}
+
+// NopGuard is the Guard with no extensions.
+type NopGuard struct{}
+
+func (NopGuard) PreToolUse(context.Context, ToolEvent) ToolVerdict   { return ToolVerdict{} }
+func (NopGuard) PostToolUse(context.Context, ToolEvent) Verdict      { return Verdict{} }
+func (NopGuard) Stop(context.Context, StopEvent) Verdict             { return Verdict{} }
+func (NopGuard) SessionEnd(context.Context, SessionEndEvent)         {}
+func (NopGuard) PreCompact(context.Context, CompactEvent) HookResult { return HookResult{} }

@@ -1,0 +1,266 @@
+//go:build unix
+
+package extensions
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/agentdesk/agentdesk/agent"
+	"github.com/agentdesk/agentdesk/agent/lifecycle"
+	"github.com/agentdesk/agentdesk/agent/llm"
+	"github.com/agentdesk/agentdesk/agent/llm/llmtest"
+	"github.com/agentdesk/agentdesk/extensions/gittest"
+)
+
+// recordingApprover answers every approval request with one decision and
+// keeps the requests.
+type recordingApprover struct {
+	mu       sync.Mutex
+	answer   agent.Decision
+	requests []agent.ApprovalRequest
+}
+
+func (a *recordingApprover) Request(_ context.Context, req agent.ApprovalRequest) agent.Decision {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.requests = append(a.requests, req)
+	return a.answer
+}
+
+func (a *recordingApprover) asked() []agent.ApprovalRequest {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return append([]agent.ApprovalRequest(nil), a.requests...)
+}
+
+// guardsEnv is the guards fixture plugin installed over loopback HTTPS,
+// trusted and enabled, under a real loop with an approver and a policy.
+type guardsEnv struct {
+	*loopEnv
+	approver *recordingApprover
+}
+
+func newGuardsEnv(t *testing.T, policy agent.Policy, answer agent.Decision) *guardsEnv {
+	l := newLoopEnv(t, map[string]*gittest.Repo{"guards": repo(t, testdataFiles(t, "guards"))}, "guards")
+	g := &guardsEnv{loopEnv: l, approver: &recordingApprover{answer: answer}}
+	l.agent = agent.New(agent.Config{DB: l.db, Lifecycle: l.disp, Skills: l.disp, Approver: g.approver,
+		Policy: func() agent.Policy { return policy }, HomeDir: filepath.Join(l.home, "home"),
+		Provider: func() (llm.Provider, llm.Config, error) {
+			cfg := l.model.Config()
+			p, err := agent.NewProvider(cfg)
+			return p, cfg, err
+		}})
+	return g
+}
+
+// answer sets how the fixture answers event.
+func (g *guardsEnv) answer(event, mode string) {
+	if err := os.WriteFile(filepath.Join(g.project, ".guards-"+event), []byte(mode), 0o644); err != nil {
+		g.t.Fatal(err)
+	}
+}
+
+func (g *guardsEnv) stdin(event string) map[string]any {
+	var in map[string]any
+	if err := json.Unmarshal([]byte(g.dataFile("stdin-"+event+".json")), &in); err != nil {
+		g.t.Fatalf("stdin of %s: %v", event, err)
+	}
+	return in
+}
+
+func (g *guardsEnv) exists(name string) bool {
+	_, err := os.Stat(filepath.Join(g.project, name))
+	return err == nil
+}
+
+func runCommand(cmd string) llmtest.Reply {
+	return llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "run_command", Args: `{"command":"` + cmd + `"}`}}}
+}
+
+func TestGuardsTrustListsEveryEvent(t *testing.T) {
+	e := newTestEnv(t, map[string]*gittest.Repo{"guards": repo(t, testdataFiles(t, "guards"))})
+	info := e.install("guards", "")
+	trust, err := e.m.TrustPrompt(context.Background(), info.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var events []string
+	for _, h := range trust.Hooks {
+		events = append(events, h.Event)
+	}
+	if strings.Join(events, ",") != "PreToolUse,PostToolUse,Stop,SessionEnd,PreCompact" {
+		t.Fatalf("trust prompt lists %v; every guard hook needs the user's trust", events)
+	}
+	for _, d := range info.Diagnostics {
+		if strings.Contains(d, "not supported") {
+			t.Errorf("a supported event is reported as unsupported: %s", d)
+		}
+	}
+}
+
+func TestGuardsPreToolUseDenyStopsTheCommandBeforeApproval(t *testing.T) {
+	for _, mode := range []string{"deny", "exit2"} {
+		t.Run(mode, func(t *testing.T) {
+			g := newGuardsEnv(t, agent.PolicyAsk, agent.AllowOnce)
+			g.answer("PreToolUse", mode)
+			g.model.Push(runCommand("touch denied.txt"), llmtest.Reply{Text: "understood"})
+			s := g.session()
+			req := g.send(s, "make a file")
+
+			if n := len(g.approver.asked()); n != 0 {
+				t.Fatalf("a denied call reached the approval dialog (%d requests)", n)
+			}
+			if g.exists("denied.txt") {
+				t.Fatal("the denied command ran")
+			}
+			var results []string
+			for _, m := range req.Messages {
+				results = append(results, m.ToolResults...)
+			}
+			if len(results) != 1 || !strings.Contains(results[0], "guards: ") || !strings.Contains(results[0], "not run") {
+				t.Fatalf("the model must read the hook's reason as the result: %q", results)
+			}
+			in := g.stdin("PreToolUse")
+			input, _ := in["tool_input"].(map[string]any)
+			if in["tool_name"] != "Bash" || input["command"] != "touch denied.txt" || in["tool_use_id"] == "" ||
+				in["hook_event_name"] != "PreToolUse" || in["permission_mode"] != "default" || in["cwd"] != g.project {
+				t.Fatalf("PreToolUse stdin = %v", in)
+			}
+		})
+	}
+}
+
+func TestGuardsPreToolUseAllowStillAsks(t *testing.T) {
+	g := newGuardsEnv(t, agent.PolicyAsk, agent.Deny)
+	g.answer("PreToolUse", "allow")
+	g.model.Push(runCommand("touch allowed.txt"), llmtest.Reply{Text: "ok"})
+	s := g.session()
+	g.send(s, "make a file")
+	if n := len(g.approver.asked()); n != 1 {
+		t.Fatalf("approval asked %d times; an extension's allow never skips it", n)
+	}
+	if g.exists("allowed.txt") {
+		t.Fatal("the user denied, yet the command ran")
+	}
+}
+
+func TestGuardsAskAndRewriteForceTheDialog(t *testing.T) {
+	g := newGuardsEnv(t, agent.PolicyNever, agent.AllowOnce)
+	g.answer("PreToolUse", "ask")
+	g.model.Push(runCommand("touch asked.txt"), llmtest.Reply{Text: "ok"}, runCommand("touch original.txt"), llmtest.Reply{Text: "ok"})
+	s := g.session()
+	g.send(s, "one")
+	g.answer("PreToolUse", "rewrite")
+	g.send(s, "two")
+	asked := g.approver.asked()
+	if len(asked) != 2 || !strings.Contains(asked[0].Forced, "guards wants a human") {
+		t.Fatalf("requests = %+v; ask and rewrite must ask even under 'never ask'", asked)
+	}
+	if r := asked[1]; r.Original == nil || r.Original.Command != "touch original.txt" || r.Preview.Command != "touch rewritten.txt" {
+		t.Fatalf("rewrite request = %+v", r)
+	}
+	if !g.exists("asked.txt") || !g.exists("rewritten.txt") || g.exists("original.txt") {
+		t.Fatal("after approval, the asked call and the rewrite (not the original) must have run")
+	}
+}
+
+func TestGuardsRewriteIsRefusedWhereNobodyCanBeAsked(t *testing.T) {
+	g := newGuardsEnv(t, agent.PolicyNever, agent.Deny) // as `run --approve all` without a terminal answers
+	g.answer("PreToolUse", "rewrite")
+	g.model.Push(runCommand("touch original.txt"), llmtest.Reply{Text: "ok"})
+	s := g.session()
+	g.send(s, "go")
+	if g.exists("rewritten.txt") || g.exists("original.txt") {
+		t.Fatal("a rewritten call ran without anyone approving it")
+	}
+}
+
+func TestGuardsPostToolUseContextReachesTheNextRequest(t *testing.T) {
+	g := newGuardsEnv(t, agent.PolicyAsk, agent.Deny)
+	g.answer("PostToolUse", "context")
+	os.WriteFile(filepath.Join(g.project, "notes.txt"), []byte("hello"), 0o644)
+	g.model.Push(llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "read_file", Args: `{"path":"notes.txt"}`}}}, llmtest.Reply{Text: "ok"})
+	s := g.session()
+	req := g.send(s, "read notes")
+	var results []string
+	for _, m := range req.Messages {
+		results = append(results, m.ToolResults...)
+	}
+	if len(results) != 1 || !strings.Contains(results[0], "hello") ||
+		!strings.Contains(results[0], `<extension-context source="guards" event="PostToolUse">`) || !strings.Contains(results[0], "guards post context 1") {
+		t.Fatalf("tool result = %q", results)
+	}
+	in := g.stdin("PostToolUse")
+	input, _ := in["tool_input"].(map[string]any)
+	resp, _ := in["tool_response"].(map[string]any)
+	if in["tool_name"] != "Read" || input["file_path"] != filepath.Join(g.project, "notes.txt") || !strings.Contains(resp["content"].(string), "hello") {
+		t.Fatalf("PostToolUse stdin = %v", in)
+	}
+	if g.dataFile("count-PreToolUse") != "" {
+		t.Error("the Bash-only PreToolUse hook ran for a read")
+	}
+}
+
+func TestGuardsStopContinuesExactlyTheLimit(t *testing.T) {
+	g := newGuardsEnv(t, agent.PolicyAsk, agent.Deny)
+	g.answer("Stop", "block")
+	for range agent.DefaultStopHookLimit + 2 {
+		g.model.Push(llmtest.Reply{Text: "done"})
+	}
+	s := g.session()
+	g.send(s, "finish")
+	if n := len(g.model.Requests()); n != 1+agent.DefaultStopHookLimit {
+		t.Fatalf("model calls = %d, want 1 + %d", n, agent.DefaultStopHookLimit)
+	}
+	if got := strings.TrimSpace(g.dataFile("count-Stop")); got != "4" {
+		t.Fatalf("Stop ran %s times, want 4 (the last one's block ends the turn)", got)
+	}
+	if g.stdin("Stop")["stop_hook_active"] != true {
+		t.Error("stop_hook_active must be true once the turn went on")
+	}
+	last := g.model.Requests()[agent.DefaultStopHookLimit]
+	note := last.Messages[len(last.Messages)-1]
+	if note.Role != "user" || !strings.Contains(strings.Join(note.Texts, ""), "guards: tests still fail (3)") {
+		t.Fatalf("the last continuation must carry the reason: %+v", note)
+	}
+}
+
+func TestGuardsSessionEndAndPreCompact(t *testing.T) {
+	g := newGuardsEnv(t, agent.PolicyAsk, agent.Deny)
+	g.answer("PreCompact", "context")
+	g.model.Push(llmtest.Reply{Text: "hi"}, llmtest.Reply{Text: "the summary"})
+	s := g.session()
+	g.send(s, "hello")
+	g.send(s, "/compact keep it short")
+	summary := g.model.Requests()[1]
+	if text := strings.Join(summary.Messages[0].Texts, ""); !strings.Contains(text, "guards: keep the TODO list") {
+		t.Fatalf("the summary request lacks the PreCompact context: %q", text)
+	}
+	if in := g.stdin("PreCompact"); in["trigger"] != "manual" || in["custom_instructions"] != "keep it short" {
+		t.Fatalf("PreCompact stdin = %v", in)
+	}
+	s.End(context.Background(), lifecycle.EndExit)
+	if in := g.stdin("SessionEnd"); in["reason"] != "prompt_input_exit" || in["session_id"] != s.ID() {
+		t.Fatalf("SessionEnd stdin = %v", in)
+	}
+	g.m.Flush()
+	runs, err := g.db.HookRuns(context.Background(), "guards", 20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, r := range runs {
+		seen[r.Event] = true
+	}
+	for _, ev := range []string{"Stop", "PreCompact", "SessionEnd"} {
+		if !seen[ev] {
+			t.Errorf("no %s run in the run history: %+v", ev, runs)
+		}
+	}
+}

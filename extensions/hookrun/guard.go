@@ -1,0 +1,87 @@
+package hookrun
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+)
+
+// Decision is what a guard hook (PreToolUse, PostToolUse, Stop) decided.
+type Decision string
+
+const (
+	// NoDecision: the hook has no opinion.
+	NoDecision Decision = ""
+	// Block denies a PreToolUse call, gives PostToolUse feedback, or
+	// continues the turn for Stop. Reason says why.
+	Block Decision = "block"
+	// Ask forces the approval dialog (PreToolUse only).
+	Ask Decision = "ask"
+	// Allow is recorded but never skips AgentDesk's approval.
+	Allow Decision = "allow"
+)
+
+// Guard events: exit status 2 is a decision (stderr is its reason), and
+// plain-text stdout is not context (Claude Code shows it only in its
+// transcript view).
+var guardEvents = map[string]bool{"PreToolUse": true, "PostToolUse": true, "Stop": true}
+
+// IsGuardEvent reports whether event's hooks may block.
+func IsGuardEvent(event string) bool { return guardEvents[event] }
+
+// exitTwo is a guard hook's exit 2: a block with stderr as the reason.
+func exitTwo(event string, res Result) (Output, bool) {
+	var f *Failure
+	if !guardEvents[event] || !errors.As(res.Err, &f) || f.Kind != ExitStatus || f.ExitCode != 2 {
+		return Output{}, false
+	}
+	reason := strings.TrimSpace(strings.ToValidUTF8(string(res.Stderr), "\uFFFD"))
+	if reason == "" {
+		reason = "the hook exited with status 2 without a reason on stderr"
+	}
+	return Output{Decision: Block, Reason: reason}, true
+}
+
+// guardDecision reads a guard hook's JSON decision: PreToolUse's
+// hookSpecificOutput.permissionDecision first, then the older top-level
+// decision ("block"/"deny", "approve"/"allow", "ask"); continue:false
+// blocks a tool call. For Stop only "block" counts: continue:false asks
+// to stop, which the turn does anyway.
+func guardDecision(event string, v hookOutputJSON) (Decision, string) {
+	if s := v.HookSpecificOutput; event == "PreToolUse" && s != nil && s.PermissionDecision != "" {
+		switch s.PermissionDecision {
+		case "deny":
+			return Block, withDefault(s.PermissionDecisionReason, "the hook denied this call without a reason")
+		case "ask":
+			return Ask, s.PermissionDecisionReason
+		case "allow":
+			return Allow, s.PermissionDecisionReason
+		}
+		return NoDecision, "" // "defer" and unknown values: no opinion
+	}
+	switch {
+	case v.Decision == "block" || (v.Decision == "deny" && event == "PreToolUse"):
+		return Block, withDefault(v.Reason, "the hook blocked without a reason")
+	case event == "PreToolUse" && v.Decision == "ask":
+		return Ask, v.Reason
+	case event == "PreToolUse" && (v.Decision == "approve" || v.Decision == "allow"):
+		return Allow, v.Reason
+	case event != "Stop" && v.Continue != nil && !*v.Continue:
+		return Block, withDefault(v.StopReason, "the hook asked to stop (continue: false) without a reason")
+	}
+	return NoDecision, ""
+}
+
+// updatedInput is PreToolUse's rewrite of tool_input, which must be an
+// object.
+func updatedInput(event string, v hookOutputJSON) (json.RawMessage, bool) {
+	s := v.HookSpecificOutput
+	if event != "PreToolUse" || s == nil || len(s.UpdatedInput) == 0 || string(s.UpdatedInput) == "null" {
+		return nil, true
+	}
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(s.UpdatedInput, &obj) != nil {
+		return nil, false
+	}
+	return s.UpdatedInput, true
+}
