@@ -90,8 +90,7 @@ func (p *extensionsPane) cardMessage(info extensions.Info, st *cardState) fyne.C
 	if c := st.check; c != nil {
 		switch {
 		case c.Available:
-			lines = append(lines, fmt.Sprintf("Update available: %s → %s. Update installs it; nothing changes until you do.",
-				extensions.ShortCommit(c.Current), extensions.ShortCommit(c.Latest)))
+			lines = append(lines, updateLine(info, c))
 			importance = widget.HighImportance
 		case c.Pinned:
 			lines = append(lines, "Pinned to commit "+extensions.ShortCommit(c.Current)+": nothing newer comes from a commit.")
@@ -271,6 +270,9 @@ func (p *extensionsPane) onToggle(info extensions.Info, on bool) {
 		})
 		return
 	}
+	// The toggle shows the status, never a wish: it stays off beside the
+	// Disabled badge until the extension is enabled.
+	p.render()
 	background(p.u, func(ctx context.Context) (extensions.Trust, error) {
 		return p.u.d.Extensions.TrustPrompt(ctx, info.ID)
 	}, func(t extensions.Trust, err error) {
@@ -377,6 +379,27 @@ func (p *extensionsPane) onUpdate(info extensions.Info) {
 		}
 		return updateSummary(res), nil
 	})
+}
+
+// updateLine offers an update found by a check. A check reads refs only,
+// so the new commit's subject and date are not known before Update
+// fetches it: the line says which ref it comes from and since when the
+// installed commit has been in use.
+func updateLine(info extensions.Info, c *extensions.UpdateCheck) string {
+	ref := "the default branch"
+	if c.Ref != "" {
+		ref = c.Ref
+	}
+	since := info.UpdatedAt
+	if since.IsZero() {
+		since = info.InstalledAt
+	}
+	current := extensions.ShortCommit(c.Current)
+	if !since.IsZero() {
+		current += " (in use since " + since.Local().Format("2 Jan 2006") + ")"
+	}
+	return fmt.Sprintf("Update available: %s → %s, the newest commit on %s. Update installs it and shows what changed; nothing changes until you do.",
+		current, extensions.ShortCommit(c.Latest), ref)
 }
 
 func updateSummary(res extensions.UpdateResult) string {

@@ -31,6 +31,10 @@ type extensionsPane struct {
 	phase      *secondaryLabel
 	progress   *widget.ProgressBar
 	installMsg *widget.Label
+	// checkShown: installMsg shows the update check's summary, which is
+	// recounted from the cards on every render (an update or uninstall
+	// since the check changes it).
+	checkShown bool
 	cancel     context.CancelFunc
 	checkBtn   *widget.Button
 
@@ -270,23 +274,43 @@ func (p *extensionsPane) onCheckUpdates() {
 	}, func(outcomes []checkOutcome, _ error) {
 		p.checkBtn.Enable()
 		p.checkBtn.SetText("Check for updates")
-		available, failed := 0, 0
 		for _, o := range outcomes {
 			st := p.cardFor(o.id)
 			st.check, st.checkErr = nil, ""
 			if o.err != nil {
 				st.checkErr = sentence(o.err)
-				failed++
 				continue
 			}
 			st.check = &o.check
-			if o.check.Available {
+		}
+		p.checkShown = true
+		p.render()
+	})
+}
+
+// showCheckSummary counts the updates still available and the checks
+// that failed on the cards shown now.
+func (p *extensionsPane) showCheckSummary() {
+	checked, available, failed := 0, 0, 0
+	for _, info := range p.infos {
+		st := p.cardFor(info.ID)
+		switch {
+		case st.checkErr != "":
+			checked++
+			failed++
+		case st.check != nil:
+			checked++
+			if st.check.Available {
 				available++
 			}
 		}
-		p.showInstallMessage(checkSummary(len(outcomes), available, failed), failed > 0)
-		p.render()
-	})
+	}
+	if checked == 0 {
+		p.showInstallMessage("", false)
+		return
+	}
+	p.showInstallMessage(checkSummary(checked, available, failed), failed > 0)
+	p.checkShown = true
 }
 
 func checkSummary(checked, available, failed int) string {
@@ -306,6 +330,7 @@ func checkSummary(checked, available, failed int) string {
 }
 
 func (p *extensionsPane) showInstallMessage(text string, isError bool) {
+	p.checkShown = false
 	if text == "" {
 		p.installMsg.Hide()
 		return
@@ -365,6 +390,9 @@ func (p *extensionsPane) render() {
 		p.cards.Add(p.card(info))
 	}
 	p.cards.Refresh()
+	if p.checkShown {
+		p.showCheckSummary()
+	}
 }
 
 func (p *extensionsPane) cardFor(id string) *cardState {
