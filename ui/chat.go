@@ -17,6 +17,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/agent"
 	"github.com/agentdesk/agentdesk/agent/lifecycle"
+	"github.com/agentdesk/agentdesk/agent/llm"
 	"github.com/agentdesk/agentdesk/storage"
 )
 
@@ -63,6 +64,10 @@ type chatView struct {
 	usage     agent.Usage
 	hookState string
 	note      string
+	// serverDown is the status bar's word on an unreachable model server
+	// ("" while it answers or was not checked): set by the check at start
+	// and after every failed turn, cleared by a check or an answer.
+	serverDown string
 }
 
 func newChatView(u *UI) *chatView {
@@ -390,13 +395,28 @@ func (c *chatView) apply(events []agent.Event, stream agent.Stream) {
 		}
 	}
 	c.transcript.setStream(stream)
-	if stream.Active != c.streaming {
-		c.streaming = stream.Active
-		c.refreshStatus()
+	c.setStreaming(stream.Active)
+}
+
+// setStreaming notes whether an answer is streaming; the token rate is
+// shown only while one is, and forgotten when it ends.
+func (c *chatView) setStreaming(on bool) {
+	if on == c.streaming {
+		return
 	}
+	c.streaming = on
+	if !on {
+		c.usage.TokensPerSec = 0
+	}
+	c.refreshStatus()
 }
 
 func (c *chatView) onEntry(e agent.Entry) {
+	if e.Role == llm.RoleAssistant && c.serverDown != "" { // it answered
+		c.serverDown = ""
+		c.banner.Hide()
+		c.refreshStatus()
+	}
 	if e.Host == nil {
 		return
 	}
@@ -407,9 +427,7 @@ func (c *chatView) onEntry(e agent.Entry) {
 			c.refreshStatus()
 		}
 	case agent.HostError:
-		if strings.Contains(e.Host.Text, "no model server") {
-			c.showBanner(e.Host.Text)
-		}
+		c.checkProvider() // a failed turn: is the server still there?
 	}
 }
 
@@ -482,6 +500,7 @@ func (c *chatView) setBusy(busy bool) {
 		c.stopBtn.Hide()
 		c.sendBtn.SetText("Send")
 		c.note = ""
+		c.streaming, c.usage.TokensPerSec = false, 0 // whatever the last frame said
 		c.refreshHookState()
 	}
 	c.refreshStatus()
@@ -518,6 +537,8 @@ func (c *chatView) refreshStatus() {
 		parts = append(parts, c.note)
 	case c.session != nil && c.session.Busy():
 		parts = append(parts, "working…")
+	case c.serverDown != "":
+		parts = append(parts, c.serverDown)
 	default:
 		parts = append(parts, "ready")
 	}
@@ -559,30 +580,42 @@ func (c *chatView) updateModel() {
 // checkProvider shows the "no model server" banner when the configured
 // server does not answer; on first start it probes the local presets.
 func (c *chatView) checkProvider() {
-	background(c.u, func(ctx context.Context) (string, error) {
+	// The error is the problem found: a failed save of the probed
+	// server, or the configured one not answering.
+	background(c.u, func(ctx context.Context) (struct{}, error) {
 		if _, saved, _ := agent.LoadProvider(ctx, c.u.d.DB); !saved && c.u.d.ProbeLocal != nil {
 			if ps, ok := c.u.d.ProbeLocal(ctx); ok {
-				return "", agent.SaveProvider(ctx, c.u.d.DB, ps)
+				return struct{}{}, agent.SaveProvider(ctx, c.u.d.DB, ps)
 			}
 		}
 		if c.u.d.CheckProvider == nil {
-			return "", nil
+			return struct{}{}, nil
 		}
-		if err := c.u.d.CheckProvider(ctx); err != nil {
-			return err.Error(), nil
-		}
-		return "", nil
-	}, func(problem string, err error) {
+		return struct{}{}, c.u.d.CheckProvider(ctx)
+	}, func(_ struct{}, problem error) {
 		c.updateModel()
-		if err != nil {
-			problem = err.Error()
-		}
-		if problem == "" {
+		c.serverDown = serverStatus(problem)
+		c.refreshStatus()
+		if problem == nil {
 			c.banner.Hide()
 			return
 		}
-		c.showBanner(problem)
+		c.showBanner(problem.Error())
 	})
+}
+
+// serverStatus is the status bar's short word on a failed server check.
+func serverStatus(problem error) string {
+	var le *llm.Error
+	switch {
+	case problem == nil:
+		return ""
+	case errors.As(problem, &le) && le.Kind == llm.ErrUnreachable && le.URL != "":
+		return "no model server at " + le.URL
+	case errors.As(problem, &le) && le.URL != "":
+		return "the model server at " + le.URL + " answered with an error"
+	}
+	return "model server not reachable"
 }
 
 func (c *chatView) showBanner(text string) {

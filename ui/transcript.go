@@ -418,7 +418,7 @@ func (t *transcriptView) renderAssistant(id widget.ListItemID, it *item) fyne.Ca
 				selectable = nil
 			}
 		case llm.PartToolCall:
-			box.Add(t.expander(id, it, i, theme.ComputerIcon(), "tool: "+describeCall(p), prettyArgs(p.Args)))
+			box.Add(t.toolCall(id, it, i, p))
 		}
 	}
 	if copyBtn != nil {
@@ -562,8 +562,27 @@ func childLine(e agent.Entry) string {
 	return ""
 }
 
+// toolCall is a call's row: an edit or write expands to its diff, as it
+// was approved, other calls to their arguments.
+func (t *transcriptView) toolCall(id widget.ListItemID, it *item, part int, p llm.Part) fyne.CanvasObject {
+	title := "tool: " + describeCall(p)
+	if diff := editDiff(p.Name, p.Args); diff != "" {
+		return t.expanderOf(id, it, part, theme.DocumentCreateIcon(), title, func() fyne.CanvasObject { return diffBlock(diff) })
+	}
+	return t.expander(id, it, part, theme.ComputerIcon(), title, prettyArgs(p.Args))
+}
+
 // expander is a collapsed one-line row that shows its body when tapped.
 func (t *transcriptView) expander(id widget.ListItemID, it *item, part int, icon fyne.Resource, title, body string) fyne.CanvasObject {
+	if body == "" {
+		return t.expanderOf(id, it, part, icon, title, nil)
+	}
+	return t.expanderOf(id, it, part, icon, title, func() fyne.CanvasObject { return monoBlock(body) })
+}
+
+// expanderOf is an expander whose body is built when it is open; nil: no
+// body.
+func (t *transcriptView) expanderOf(id widget.ListItemID, it *item, part int, icon fyne.Resource, title string, body func() fyne.CanvasObject) fyne.CanvasObject {
 	open := it.open[part]
 	arrow := "▸ "
 	if open {
@@ -571,10 +590,10 @@ func (t *transcriptView) expander(id widget.ListItemID, it *item, part int, icon
 	}
 	btn := &widget.Button{Text: arrow + title, Icon: icon, Alignment: widget.ButtonAlignLeading, Importance: widget.LowImportance,
 		OnTapped: func() { t.toggle(id, it, part) }}
-	if !open || body == "" {
+	if !open || body == nil {
 		return btn
 	}
-	return container.NewVBox(btn, monoBlock(body))
+	return container.NewVBox(btn, body())
 }
 
 // markdownOptions connects rendered messages to the window: clipboard,
