@@ -54,7 +54,8 @@ type chatView struct {
 	status      *secondaryLabel
 	banner      *fyne.Container
 	bannerText  *widget.Label
-	body        *fyne.Container // swaps between the empty state and the chat
+	split       *container.Split // sidebar | chat; its offset is remembered
+	body        *fyne.Container  // swaps between the empty state and the chat
 	chatPane    fyne.CanvasObject
 	emptyState  fyne.CanvasObject
 	approvals   *approvalDialogs
@@ -106,9 +107,9 @@ func (c *chatView) buildUI() fyne.CanvasObject {
 	c.status = newSecondaryLabel("ready", fyne.TextWrapOff)
 	c.status.Truncation = fyne.TextTruncateEllipsis
 
-	split := container.NewHSplit(c.buildSidebar(), container.NewBorder(c.banner, nil, nil, nil, c.body))
-	split.Offset = 0.22
-	return container.NewBorder(top, c.status, nil, nil, split)
+	c.split = container.NewHSplit(c.buildSidebar(), container.NewBorder(c.banner, nil, nil, nil, c.body))
+	c.split.Offset = defaultSidebarOffset
+	return container.NewBorder(top, c.status, nil, nil, c.split)
 }
 
 func (c *chatView) buildEmptyState() fyne.CanvasObject {

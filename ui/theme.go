@@ -22,10 +22,17 @@ const minContrast = 4.5
 // on white (and white on them), and the user's primary colour choice
 // could undo any fix, so primary is fixed here too. Disabled colours stay
 // Fyne's: WCAG exempts inactive controls, and they must look inactive.
-type appTheme struct{ fyne.Theme }
+//
+// variant, when set, overrides the system's light or dark choice (View ›
+// Appearance).
+type appTheme struct {
+	fyne.Theme
+	variant *fyne.ThemeVariant
+}
 
-// NewTheme returns AgentDesk's theme (New sets it on the application).
-func NewTheme() fyne.Theme { return appTheme{theme.DefaultTheme()} }
+// NewTheme returns AgentDesk's theme following the system's variant (New
+// sets it on the application, with the user's choice).
+func NewTheme() fyne.Theme { return appTheme{Theme: theme.DefaultTheme()} }
 
 var (
 	lightColors = map[fyne.ThemeColorName]color.Color{
@@ -56,6 +63,9 @@ func rgb(r, g, b uint8) color.NRGBA { return color.NRGBA{R: r, G: g, B: b, A: 0x
 
 // Color implements fyne.Theme.
 func (t appTheme) Color(name fyne.ThemeColorName, v fyne.ThemeVariant) color.Color {
+	if t.variant != nil {
+		v = *t.variant
+	}
 	colors := darkColors
 	if v == theme.VariantLight {
 		colors = lightColors
