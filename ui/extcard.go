@@ -434,6 +434,8 @@ func (p *extensionsPane) onRollback(info extensions.Info) {
 			return fmt.Sprintf("Rolled back to %s (%s).", extensions.ShortCommit(after.Commit), orDash(after.Version)), err
 		})
 	}, p.window())
+	d.SetConfirmText("Roll back")
+	d.SetConfirmImportance(widget.DangerImportance)
 	dialogKeys(p.window(), d, d.Dismiss)
 	d.Show()
 }

@@ -131,7 +131,10 @@ func TestPaneLifecycle(t *testing.T) {
 	// Rollback to the trusted version: enabled again.
 	p.tap("Rollback")
 	p.waitText("Roll back Demo?")
-	p.tap("Yes")
+	if b := findButton(topOverlay(p.win), "Roll back"); b == nil || b.Importance != widget.DangerImportance {
+		t.Error("the rollback confirmation is not marked as destructive")
+	}
+	p.tap("Roll back")
 	p.waitText("Rolled back to")
 	if info, _ := p.exts.Show(ctx, "demo"); info.Status != extensions.StatusEnabled || info.PreviousCommit == "" {
 		t.Fatalf("after rollback: %s", info.Status)
