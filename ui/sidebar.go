@@ -49,7 +49,7 @@ func (c *chatView) buildSidebar() fyne.CanvasObject {
 		},
 	}
 	c.renameBtn = &widget.Button{Icon: theme.DocumentCreateIcon(), Importance: widget.LowImportance, OnTapped: c.onRename}
-	c.deleteBtn = &widget.Button{Icon: theme.DeleteIcon(), Importance: widget.DangerImportance, OnTapped: c.onDelete}
+	c.deleteBtn = &widget.Button{Icon: theme.DeleteIcon(), Importance: widget.LowImportance, OnTapped: c.onDelete}
 	header := container.NewBorder(nil, nil, widget.NewLabelWithStyle("Sessions", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), newBtn)
 	return container.NewBorder(header, container.NewHBox(c.renameBtn, c.deleteBtn), nil, nil, c.sessionList)
 }

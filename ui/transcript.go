@@ -347,6 +347,18 @@ func (t *transcriptView) update(id widget.ListItemID, o fyne.CanvasObject) {
 	}
 }
 
+// rerender drops every row's rendering, so rows are built again (after a
+// theme change: bubbles and panels hold the colours they were built with).
+func (t *transcriptView) rerender() {
+	for _, it := range t.items {
+		it.obj = nil
+	}
+	if t.live != nil {
+		t.live.obj, t.live.md = nil, nil
+	}
+	t.list.Refresh()
+}
+
 // toggle expands or collapses part of a row.
 func (t *transcriptView) toggle(id widget.ListItemID, it *item, part int) {
 	it.open[part] = !it.open[part]

@@ -97,6 +97,7 @@ func (u *UI) applyAppearance(appearance string) {
 // setAppearance applies and saves an appearance choice.
 func (u *UI) setAppearance(appearance string) {
 	u.applyAppearance(appearance)
+	u.chat.transcript.rerender() // rows cache panels filled with the old colours
 	u.appearance = appearance
 	u.main.SetMainMenu(u.mainMenu()) // the check marks move
 	background(u, func(ctx context.Context) (struct{}, error) {

@@ -2,12 +2,17 @@ package ui
 
 import (
 	"bufio"
+	"image/color"
 	"os"
 	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/theme"
+
+	"github.com/agentdesk/agentdesk/agent"
+	"github.com/agentdesk/agentdesk/agent/llm"
 )
 
 // TestWindowRemembersSizeAndSidebar: the size and sidebar width at close
@@ -59,8 +64,23 @@ func TestMainMenuHasAboutWithVersionAndLicences(t *testing.T) {
 // the theme light whatever the system says, and it stays at next start.
 func TestAppearanceChoiceIsAppliedAndKept(t *testing.T) {
 	h := newHarness(t, harnessOptions{})
-	u := h.open(false)
+	u := h.open(true)
+	u.chat.transcript.setEntries("s1", []agent.Entry{{Session: "s1", Role: llm.RoleUser, Parts: []llm.Part{{Kind: llm.PartText, Text: "hi"}}}})
+	h.relayout(u.main)
+	bubbleFill := func() color.Color {
+		var fill color.Color
+		walk(u.chat.transcript.list, func(o fyne.CanvasObject) {
+			if r, ok := o.(*canvas.Rectangle); ok && r.CornerRadius > 0 && fill == nil {
+				fill = r.FillColor
+			}
+		})
+		return fill
+	}
 	mainMenuItem(t, u.main.MainMenu(), "View", "Appearance").ChildMenu.Items[1].Action() // Light
+	h.relayout(u.main)
+	if got, want := bubbleFill(), h.app.Settings().Theme().Color(theme.ColorNameInputBackground, theme.VariantLight); got != want {
+		t.Errorf("after Light the message bubble is %v, want the light theme's %v", got, want)
+	}
 	white := lightColors[theme.ColorNameForeground]
 	if got := h.app.Settings().Theme().Color(theme.ColorNameForeground, theme.VariantDark); got != white {
 		t.Fatalf("after Light the foreground is %v, want the light theme's", got)
