@@ -54,6 +54,12 @@ type Config struct {
 	// nil: DefaultStopHookLimit.
 	StopHookLimit func() int
 	CommandEnv    []string // environment of run_command; nil: the app's
+	// ContextCap bounds one turn's extension context, in bytes; nil:
+	// DefaultContextCap.
+	ContextCap func() int
+	// TranscriptDir holds each chat session's JSONL transcript for hooks
+	// (transcript_path); "" keeps none.
+	TranscriptDir string
 	Logger        *slog.Logger
 }
 
@@ -165,9 +171,18 @@ func (a *Agent) DeleteSession(ctx context.Context, id string) error {
 	if err := a.cfg.DB.DeleteSession(ctx, id); err != nil {
 		return err
 	}
-	if sess.Kind == storage.KindChat {
-		go a.cfg.Lifecycle.SessionEnd(context.WithoutCancel(ctx), ev)
+	if sess.Kind != storage.KindChat {
+		return nil
 	}
+	if a.cfg.TranscriptDir != "" {
+		ev.TranscriptPath = TranscriptFile(a.cfg.TranscriptDir, id)
+	}
+	go func() {
+		a.cfg.Lifecycle.SessionEnd(context.WithoutCancel(ctx), ev)
+		if ev.TranscriptPath != "" { // the hooks had their look; the session is gone
+			os.Remove(ev.TranscriptPath)
+		}
+	}()
 	return nil
 }
 

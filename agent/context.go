@@ -55,12 +55,7 @@ func (s *Session) system() string {
 	enabled := s.a.cfg.Lifecycle.Enabled()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var blocks []lifecycle.ContextBlock
-	for _, id := range enabled {
-		if b, ok := s.blocks[id]; ok {
-			blocks = append(blocks, b)
-		}
-	}
+	blocks, _ := s.sessionBlocks(enabled)
 	return systemPrompt{Project: s.project, Agents: s.agents, Skills: catalog.Prompt(), Summary: s.summary, Extension: blocks}.String()
 }
 
@@ -87,11 +82,17 @@ func (s *Session) sessionStart(ctx context.Context, source string) {
 		model = cfg.Model
 	}
 	res := s.a.cfg.Lifecycle.SessionStart(s.reporting(ctx), lifecycle.SessionStartEvent{
-		SessionID: s.info.ID, ProjectDir: s.project, Source: source, Model: model})
+		SessionID: s.info.ID, ProjectDir: s.project, TranscriptPath: s.transcriptPath(), PermissionMode: s.permissionMode(),
+		Source: source, Model: model})
 	s.notices(ctx, res.Notices)
 	for _, b := range res.Blocks {
 		s.keepSessionBlock(ctx, b)
 	}
+	enabled := s.a.cfg.Lifecycle.Enabled()
+	s.mu.Lock()
+	_, dropped := s.sessionBlocks(enabled)
+	s.mu.Unlock()
+	s.droppedNotice(ctx, dropped, "the system prompt")
 	s.bus.Publish(Event{Kind: EventStatus, Session: s.info.ID})
 }
 

@@ -18,7 +18,7 @@ import (
 // dialog, and nothing a hook says skips it.
 
 // DefaultStopHookLimit is how many times Stop hooks may continue one turn.
-const DefaultStopHookLimit = 3
+const DefaultStopHookLimit = lifecycle.DefaultStopHookLimit
 
 // SessionEndBudget bounds how long quitting (the app, or `agentdesk run`)
 // waits for SessionEnd hooks, whatever their own timeouts: quitting must
@@ -34,7 +34,7 @@ func (p Policy) PermissionMode() string {
 	case PolicyNever:
 		return "bypassPermissions"
 	case PolicyReadsOnly:
-		return "dontAsk"
+		return "plan" // Claude Code's read-only mode
 	}
 	return "default"
 }
@@ -55,7 +55,7 @@ type guardedCall struct {
 }
 
 func (s *Session) toolEvent(name, callID string, args json.RawMessage) lifecycle.ToolEvent {
-	return lifecycle.ToolEvent{SessionID: s.info.ID, ProjectDir: s.project, PermissionMode: s.a.cfg.Policy().PermissionMode(),
+	return lifecycle.ToolEvent{SessionID: s.info.ID, ProjectDir: s.project, TranscriptPath: s.transcriptPath(), PermissionMode: s.permissionMode(),
 		Tool: name, ClaudeTool: tools.ClaudeName(name), Input: tools.ToClaudeInput(name, args, s.project), CallID: callID}
 }
 
@@ -65,10 +65,10 @@ func (s *Session) preToolUse(ctx context.Context, tool tools.Tool, call llm.Part
 	g := guardedCall{args: args, preview: p}
 	v := s.a.cfg.Lifecycle.PreToolUse(s.reporting(ctx), s.toolEvent(call.Name, call.CallID, args))
 	s.notices(ctx, v.Notices)
-	g.context = v.Blocks
+	g.context = s.budget(ctx, v.Blocks)
 	if v.Blocked() {
 		s.host(ctx, Host{Kind: HostNotice, Source: v.Reasons[0].Source, Label: v.Reasons[0].Label, Event: lifecycle.EventPreToolUse,
-			Text: "denied " + s.tools.Describe(call.Name, args) + ": " + v.ReasonText()})
+			Text: "denied " + s.tools.Describe(call.Name, args) + ": " + noticeReasons(v.Verdict)})
 		res := tools.Result{Text: "not run: an extension's PreToolUse hook denied this call.\n" + v.ReasonText(), IsError: true}
 		return g, &res
 	}
@@ -99,6 +99,15 @@ func (s *Session) rewrite(ctx context.Context, g *guardedCall, tool tools.Tool, 
 	g.forced = v.RewrittenBy + " rewrote this call; check the rewrite against the original"
 }
 
+// noticeReasons words a verdict's reasons for a notice that already
+// carries the first extension's name.
+func noticeReasons(v lifecycle.Verdict) string {
+	if len(v.Reasons) == 1 {
+		return v.Reasons[0].Text
+	}
+	return v.ReasonText()
+}
+
 func withReason(r string) string {
 	if r = strings.TrimSpace(r); r != "" {
 		return ": " + r
@@ -113,11 +122,11 @@ func (s *Session) postToolUse(ctx context.Context, name, callID string, g guarde
 	ev.Response = tools.ClaudeResponse(name, ev.Input, res)
 	v := s.a.cfg.Lifecycle.PostToolUse(s.reporting(ctx), ev)
 	s.notices(ctx, v.Notices)
-	blocks := append(g.context, v.Blocks...)
+	post := v.Blocks
 	for _, r := range v.Reasons {
-		blocks = append(blocks, lifecycle.ContextBlock{Source: r.Source, Event: lifecycle.EventPostToolUse, Text: r.Text})
+		post = append(post, lifecycle.ContextBlock{Source: r.Source, Event: lifecycle.EventPostToolUse, Text: r.Text})
 	}
-	return withFeedback(res, blocks)
+	return withFeedback(res, append(g.context, s.budget(ctx, post)...))
 }
 
 // withFeedback appends hook context to a tool result, each block wrapped
@@ -138,7 +147,7 @@ func (s *Session) stopHooks(ctx context.Context) error {
 	limit := s.a.cfg.StopHookLimit()
 	for round := 0; ctx.Err() == nil; round++ {
 		v := s.a.cfg.Lifecycle.Stop(s.reporting(ctx), lifecycle.StopEvent{SessionID: s.info.ID, ProjectDir: s.project,
-			PermissionMode: s.a.cfg.Policy().PermissionMode(), Active: round > 0})
+			TranscriptPath: s.transcriptPath(), PermissionMode: s.permissionMode(), Active: round > 0})
 		s.notices(ctx, v.Notices)
 		if !v.Blocked() || ctx.Err() != nil {
 			return nil
@@ -146,11 +155,11 @@ func (s *Session) stopHooks(ctx context.Context) error {
 		first := v.Reasons[0]
 		if round >= limit {
 			s.host(ctx, Host{Kind: HostNotice, Source: first.Source, Label: first.Label, Event: lifecycle.EventStop,
-				Text: fmt.Sprintf("asked to continue again; the turn ends (at most %d times per prompt, see Preferences): %s", limit, v.ReasonText())})
+				Text: fmt.Sprintf("asked to continue again; the turn ends (at most %d times per prompt, see Preferences): %s", limit, noticeReasons(v))})
 			return nil
 		}
 		s.host(ctx, Host{Kind: HostNotice, Source: first.Source, Label: first.Label, Event: lifecycle.EventStop,
-			Text: fmt.Sprintf("asked to continue (%d/%d): %s", round+1, limit, v.ReasonText())})
+			Text: fmt.Sprintf("asked to continue (%d/%d): %s", round+1, limit, noticeReasons(v))})
 		var parts []llm.Part
 		for _, r := range v.Reasons {
 			parts = append(parts, llm.Part{Kind: llm.PartContext, Source: r.Source, Event: lifecycle.EventStop, Text: r.Text})
@@ -170,5 +179,12 @@ func (s *Session) stopHooks(ctx context.Context) error {
 // EndExit or EndOther) and waits for its hooks, bounded by ctx and their
 // own timeouts. Their output is ignored.
 func (s *Session) End(ctx context.Context, reason string) {
-	s.a.cfg.Lifecycle.SessionEnd(ctx, lifecycle.SessionEndEvent{SessionID: s.info.ID, ProjectDir: s.project, Reason: reason})
+	s.a.cfg.Lifecycle.SessionEnd(ctx, lifecycle.SessionEndEvent{SessionID: s.info.ID, ProjectDir: s.project,
+		TranscriptPath: s.transcriptPath(), Reason: reason})
 }
+
+func (s *Session) permissionMode() string { return s.a.cfg.Policy().PermissionMode() }
+
+// transcriptPath is the session's JSONL transcript for hooks, "" when
+// there is none.
+func (s *Session) transcriptPath() string { return s.transcript.file() }

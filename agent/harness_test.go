@@ -223,7 +223,8 @@ func (e *env) open() {
 	e.db = db
 	e.t.Cleanup(func() { db.Close() })
 	e.agent = New(Config{DB: db, Lifecycle: e.life, Skills: e.life, Approver: e.approver, HomeDir: e.home,
-		Policy: func() Policy { return e.policy },
+		TranscriptDir: filepath.Join(filepath.Dir(e.dbPath), "transcripts"),
+		Policy:        func() Policy { return e.policy },
 		Provider: func() (llm.Provider, llm.Config, error) {
 			cfg := e.server.Config()
 			cfg.ContextWindow = e.window

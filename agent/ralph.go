@@ -112,7 +112,7 @@ func (s *Session) ralphRound(ctx context.Context, task, progress string, round, 
 	entry := Host{Kind: HostRalph, Child: child.ID, Round: round, Rounds: rounds, Text: task, Status: RalphRunning}
 	s.host(ctx, entry)
 	res := s.a.cfg.Lifecycle.SubagentStart(s.reporting(ctx), lifecycle.SubagentEvent{SessionID: child.ID, ParentSessionID: s.info.ID,
-		ProjectDir: s.project, AgentID: child.ID, AgentType: "ralph", Round: round})
+		ProjectDir: s.project, PermissionMode: s.permissionMode(), AgentID: child.ID, AgentType: "ralph", Round: round})
 	s.notices(ctx, res.Notices)
 
 	th := &thread{session: child.ID}

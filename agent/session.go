@@ -23,6 +23,8 @@ type Session struct {
 	bus     *Bus
 	tools   *tools.Set
 	grants  grants
+	// transcript is the JSONL file hooks read; nil without a TranscriptDir.
+	transcript *transcript
 
 	ctx    context.Context // ends at Close
 	cancel context.CancelFunc
@@ -41,6 +43,7 @@ type Session struct {
 	idle     chan struct{} // closed while no job runs
 	usage    Usage
 	titleSet bool
+	turnRoom int // bytes of extension context the running turn may still add
 }
 
 // thread is one model conversation: the session's main thread or a Ralph
@@ -62,6 +65,7 @@ func (a *Agent) NewSession(ctx context.Context, p storage.Project) (*Session, er
 	if err != nil {
 		return nil, err
 	}
+	s.writeTranscript()
 	s.enqueue("\x00" + lifecycle.SourceStartup)
 	return s, nil
 }
@@ -92,6 +96,7 @@ func (a *Agent) OpenSession(ctx context.Context, id string) (*Session, error) {
 		s.Close()
 		return nil, err
 	}
+	s.writeTranscript()
 	s.enqueue("\x00" + lifecycle.SourceResume)
 	return s, nil
 }
@@ -106,6 +111,9 @@ func (a *Agent) open(ctx context.Context, info storage.Session, dir string) (*Se
 	s.tools = set
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.agents = findAgentsMD(dir, a.cfg.HomeDir)
+	if a.cfg.TranscriptDir != "" && info.Kind != storage.KindRalph {
+		s.transcript = &transcript{path: TranscriptFile(a.cfg.TranscriptDir, info.ID), session: info.ID, project: dir}
+	}
 	return s, nil
 }
 
@@ -269,6 +277,7 @@ func (s *Session) run(ctx context.Context, job string) {
 		s.sessionStart(ctx, source)
 		return
 	}
+	s.startTurnBudget() // every job (a prompt, a Ralph run) has its own room
 	if s.hostCommand(ctx, job) {
 		return
 	}
@@ -337,6 +346,11 @@ func (s *Session) append(ctx context.Context, th *thread, e Entry) (Entry, error
 	s.mu.Lock()
 	th.entries = append(th.entries, e)
 	s.mu.Unlock()
+	if th == s.main && s.transcript != nil {
+		if err := s.transcript.add(e); err != nil {
+			s.a.log.Warn("hooks get no transcript_path from now on", "session", s.info.ID, "err", err)
+		}
+	}
 	s.bus.Publish(Event{Kind: EventEntry, Session: th.session, Entry: e})
 	return e, nil
 }
@@ -402,4 +416,17 @@ func (s *Session) messages(th *thread) []llm.Message {
 		out = append(out, m)
 	}
 	return out
+}
+
+// writeTranscript rewrites the hooks' transcript file from the entries.
+func (s *Session) writeTranscript() {
+	if s.transcript == nil {
+		return
+	}
+	s.mu.Lock()
+	entries := append([]Entry(nil), s.main.entries...)
+	s.mu.Unlock()
+	if err := s.transcript.reset(entries); err != nil {
+		s.a.log.Warn("hooks get no transcript_path", "session", s.info.ID, "err", err)
+	}
 }

@@ -21,10 +21,11 @@ const maxTitleRunes = 60
 func (s *Session) turn(ctx context.Context, prompt string) {
 	s.setTitle(ctx, prompt)
 	s.bus.Publish(Event{Kind: EventStatus, Session: s.info.ID, Status: "running UserPromptSubmit hooks…"})
-	res := s.a.cfg.Lifecycle.UserPromptSubmit(s.reporting(ctx), lifecycle.PromptEvent{SessionID: s.info.ID, ProjectDir: s.project, Prompt: prompt})
+	res := s.a.cfg.Lifecycle.UserPromptSubmit(s.reporting(ctx), lifecycle.PromptEvent{SessionID: s.info.ID, ProjectDir: s.project,
+		TranscriptPath: s.transcriptPath(), PermissionMode: s.permissionMode(), Prompt: prompt})
 	s.bus.Publish(Event{Kind: EventStatus, Session: s.info.ID})
 	s.notices(ctx, res.Notices)
-	parts := append(contextParts(res.Blocks), llm.Part{Kind: llm.PartText, Text: prompt})
+	parts := append(contextParts(s.budget(ctx, res.Blocks)), llm.Part{Kind: llm.PartText, Text: prompt})
 	user, err := s.append(ctx, s.main, Entry{Role: llm.RoleUser, Parts: parts, Tokens: estimateParts(parts)})
 	if err != nil {
 		s.fail(ctx, err)

@@ -197,7 +197,9 @@ func (c *core) newAgent(approver agent.Approver, policy func() agent.Policy) *ag
 	return agent.New(agent.Config{
 		DB: c.db, Provider: c.provider, Lifecycle: c.disp, Skills: c.disp, Approver: approver, Policy: policy,
 		HomeDir: home, RalphRounds: func() int { return agent.LoadRalphRounds(context.Background(), c.db) },
-		CommandEnv: c.commandEnv(), Logger: c.log,
+		StopHookLimit: func() int { return extensions.LoadHookSettings(context.Background(), c.db).StopLimit },
+		ContextCap:    func() int { return extensions.LoadHookSettings(context.Background(), c.db).ContextCapKiB << 10 },
+		CommandEnv:    c.commandEnv(), Logger: c.log, TranscriptDir: c.paths.Transcripts(),
 	})
 }
 

@@ -118,19 +118,22 @@ func (d *Dispatcher) SkillRoots() []skills.Root {
 // SessionStart implements lifecycle.Lifecycle.
 func (d *Dispatcher) SessionStart(ctx context.Context, ev lifecycle.SessionStartEvent) lifecycle.HookResult {
 	in := map[string]any{"source": ev.Source, "model": ev.Model, "timestamp": time.Now().Format(time.RFC3339)}
-	return d.dispatch(ctx, call{event: lifecycle.EventSessionStart, match: ev.Source, session: ev.SessionID, project: ev.ProjectDir, input: in})
+	return d.dispatch(ctx, call{event: lifecycle.EventSessionStart, match: ev.Source, session: ev.SessionID, project: ev.ProjectDir,
+		transcript: ev.TranscriptPath, mode: ev.PermissionMode, input: in})
 }
 
 // UserPromptSubmit implements lifecycle.Lifecycle. Matchers do not apply.
 func (d *Dispatcher) UserPromptSubmit(ctx context.Context, ev lifecycle.PromptEvent) lifecycle.HookResult {
 	in := map[string]any{"prompt": ev.Prompt}
-	return d.dispatch(ctx, call{event: lifecycle.EventUserPromptSubmit, session: ev.SessionID, project: ev.ProjectDir, input: in, anyMatch: true})
+	return d.dispatch(ctx, call{event: lifecycle.EventUserPromptSubmit, session: ev.SessionID, project: ev.ProjectDir,
+		transcript: ev.TranscriptPath, mode: ev.PermissionMode, input: in, anyMatch: true})
 }
 
 // SubagentStart implements lifecycle.Lifecycle.
 func (d *Dispatcher) SubagentStart(ctx context.Context, ev lifecycle.SubagentEvent) lifecycle.HookResult {
 	in := map[string]any{"agent_id": ev.AgentID, "agent_type": ev.AgentType, "round": ev.Round, "parent_session_id": ev.ParentSessionID}
-	return d.dispatch(ctx, call{event: lifecycle.EventSubagentStart, match: ev.AgentType, session: ev.SessionID, project: ev.ProjectDir, input: in})
+	return d.dispatch(ctx, call{event: lifecycle.EventSubagentStart, match: ev.AgentType, session: ev.SessionID, project: ev.ProjectDir,
+		mode: ev.PermissionMode, input: in})
 }
 
 // call is one lifecycle event to dispatch.
@@ -141,8 +144,20 @@ type call struct {
 	alias            string
 	anyMatch         bool
 	session, project string
+	transcript       string // transcript_path
 	mode             string // permission_mode; "" is "default"
 	input            map[string]any
+}
+
+// meets tests a hook's "if" against the call's tool input. A condition
+// that no longer compiles lets the hook run (validation noted it).
+func (c call) meets(cond string) bool {
+	compiled, err := manifest.CompileCondition(cond)
+	if err != nil {
+		return true
+	}
+	input, _ := c.input["tool_input"].(json.RawMessage)
+	return compiled.Match(c.match, c.alias, input, c.project)
 }
 
 // stdin is the hook's JSON input: the common fields plus the event's.
@@ -151,7 +166,7 @@ func (c call) stdin() []byte {
 	if mode == "" {
 		mode = "default"
 	}
-	in := map[string]any{"session_id": c.session, "transcript_path": "", "cwd": c.project,
+	in := map[string]any{"session_id": c.session, "transcript_path": c.transcript, "cwd": c.project,
 		"hook_event_name": c.event, "permission_mode": mode}
 	for k, v := range c.input {
 		in[k] = v
@@ -241,6 +256,9 @@ func matching(pkg *manifest.Package, c call) []manifest.Hook {
 			if err != nil || !(m.Match(c.match) || c.alias != "" && m.Match(c.alias)) {
 				continue
 			}
+		}
+		if h.If != "" && !c.meets(h.If) {
+			continue
 		}
 		seen[h.Key()] = true
 		out = append(out, h)

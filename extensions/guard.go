@@ -61,7 +61,7 @@ func toolCall(event string, ev lifecycle.ToolEvent) call {
 		in["tool_response"] = ev.Response
 	}
 	return call{event: event, match: ev.Tool, alias: ev.ClaudeTool, session: ev.SessionID, project: ev.ProjectDir,
-		mode: ev.PermissionMode, input: in}
+		transcript: ev.TranscriptPath, mode: ev.PermissionMode, input: in}
 }
 
 // PreToolUse implements lifecycle.Guard. Any extension's deny denies; an
@@ -96,7 +96,8 @@ func (d *Dispatcher) PostToolUse(ctx context.Context, ev lifecycle.ToolEvent) li
 
 // Stop implements lifecycle.Guard. Stop hooks have no matcher.
 func (d *Dispatcher) Stop(ctx context.Context, ev lifecycle.StopEvent) lifecycle.Verdict {
-	c := call{event: lifecycle.EventStop, anyMatch: true, session: ev.SessionID, project: ev.ProjectDir, mode: ev.PermissionMode,
+	c := call{event: lifecycle.EventStop, anyMatch: true, session: ev.SessionID, project: ev.ProjectDir,
+		transcript: ev.TranscriptPath, mode: ev.PermissionMode,
 		input: map[string]any{"stop_hook_active": ev.Active}}
 	return mergeVerdict(d.run(ctx, c))
 }
@@ -105,11 +106,13 @@ func (d *Dispatcher) Stop(ctx context.Context, ev lifecycle.StopEvent) lifecycle
 // output is ignored (runs and failures are still recorded).
 func (d *Dispatcher) SessionEnd(ctx context.Context, ev lifecycle.SessionEndEvent) {
 	d.run(ctx, call{event: lifecycle.EventSessionEnd, match: ev.Reason, session: ev.SessionID, project: ev.ProjectDir,
-		input: map[string]any{"reason": ev.Reason}})
+		transcript: ev.TranscriptPath,
+		input:      map[string]any{"reason": ev.Reason}})
 }
 
 // PreCompact implements lifecycle.Guard: the matcher sees the trigger.
 func (d *Dispatcher) PreCompact(ctx context.Context, ev lifecycle.CompactEvent) lifecycle.HookResult {
 	return d.dispatch(ctx, call{event: lifecycle.EventPreCompact, match: ev.Trigger, session: ev.SessionID, project: ev.ProjectDir,
-		input: map[string]any{"trigger": ev.Trigger, "custom_instructions": ev.CustomInstructions}})
+		transcript: ev.TranscriptPath,
+		input:      map[string]any{"trigger": ev.Trigger, "custom_instructions": ev.CustomInstructions}})
 }

@@ -49,7 +49,7 @@ type guardsEnv struct {
 func newGuardsEnv(t *testing.T, policy agent.Policy, answer agent.Decision) *guardsEnv {
 	l := newLoopEnv(t, map[string]*gittest.Repo{"guards": repo(t, testdataFiles(t, "guards"))}, "guards")
 	g := &guardsEnv{loopEnv: l, approver: &recordingApprover{answer: answer}}
-	l.agent = agent.New(agent.Config{DB: l.db, Lifecycle: l.disp, Skills: l.disp, Approver: g.approver,
+	l.agent = agent.New(agent.Config{DB: l.db, Lifecycle: l.disp, Skills: l.disp, Approver: g.approver, TranscriptDir: t.TempDir(),
 		Policy: func() agent.Policy { return policy }, HomeDir: filepath.Join(l.home, "home"),
 		Provider: func() (llm.Provider, llm.Config, error) {
 			cfg := l.model.Config()
@@ -94,7 +94,7 @@ func TestGuardsTrustListsEveryEvent(t *testing.T) {
 	for _, h := range trust.Hooks {
 		events = append(events, h.Event)
 	}
-	if strings.Join(events, ",") != "PreToolUse,PostToolUse,Stop,SessionEnd,PreCompact" {
+	if strings.Join(events, ",") != "PreToolUse,PreToolUse,PostToolUse,Stop,SessionEnd,PreCompact" || trust.Hooks[1].If != "Bash(git push *)" {
 		t.Fatalf("trust prompt lists %v; every guard hook needs the user's trust", events)
 	}
 	for _, d := range info.Diagnostics {
@@ -221,8 +221,15 @@ func TestGuardsStopContinuesExactlyTheLimit(t *testing.T) {
 	if got := strings.TrimSpace(g.dataFile("count-Stop")); got != "4" {
 		t.Fatalf("Stop ran %s times, want 4 (the last one's block ends the turn)", got)
 	}
-	if g.stdin("Stop")["stop_hook_active"] != true {
+	in := g.stdin("Stop")
+	if in["stop_hook_active"] != true {
 		t.Error("stop_hook_active must be true once the turn went on")
+	}
+	// What Stop hooks such as ralph-loop's read: the last assistant line.
+	transcript, _ := os.ReadFile(in["transcript_path"].(string))
+	lines := strings.Split(strings.TrimSpace(string(transcript)), "\n")
+	if last := lines[len(lines)-1]; !strings.Contains(last, `"role":"assistant"`) || !strings.Contains(last, `{"text":"done","type":"text"}`) {
+		t.Fatalf("transcript at Stop ends with %s", last)
 	}
 	last := g.model.Requests()[agent.DefaultStopHookLimit]
 	note := last.Messages[len(last.Messages)-1]
@@ -262,5 +269,28 @@ func TestGuardsSessionEndAndPreCompact(t *testing.T) {
 		if !seen[ev] {
 			t.Errorf("no %s run in the run history: %+v", ev, runs)
 		}
+	}
+}
+
+// A hook with an "if" runs only for the calls it names, here a push in a
+// compound command line, and not for other commands.
+func TestGuardsIfConditionNarrowsTheHook(t *testing.T) {
+	g := newGuardsEnv(t, agent.PolicyNever, agent.Deny)
+	g.model.Push(runCommand("touch ok.txt"), llmtest.Reply{Text: "ok"}, runCommand("touch pushed.txt && git push origin main"), llmtest.Reply{Text: "ok"})
+	s := g.session()
+	g.send(s, "one")
+	if g.dataFile("count-PushGuard") != "" || !g.exists("ok.txt") {
+		t.Fatal("the push guard ran for a command without git push")
+	}
+	req := g.send(s, "two")
+	if strings.TrimSpace(g.dataFile("count-PushGuard")) != "1" || g.exists("pushed.txt") {
+		t.Fatal("the push guard must run for, and deny, a line with git push")
+	}
+	var results []string
+	for _, m := range req.Messages {
+		results = append(results, m.ToolResults...)
+	}
+	if last := results[len(results)-1]; !strings.Contains(last, "guards: no pushes") {
+		t.Fatalf("result = %q", last)
 	}
 }

@@ -71,6 +71,7 @@ type Info struct {
 type Hook struct {
 	Event     string   `json:"event"`
 	Matcher   string   `json:"matcher"`
+	If        string   `json:"if,omitempty"` // a tool event's condition, e.g. Bash(git push *)
 	Argv      []string `json:"argv"`
 	TimeoutS  int      `json:"timeout_s"`
 	Inactive  string   `json:"inactive,omitempty"`
@@ -167,7 +168,7 @@ func (i *Info) fill(pkg *manifest.Package) {
 	}
 	i.Homepage, i.Author, i.License = mf.Homepage, mf.Author.Name, mf.License
 	for _, h := range pkg.Hooks {
-		i.Hooks = append(i.Hooks, Hook{Event: h.Event, Matcher: h.Matcher, Argv: h.Argv, TimeoutS: h.Timeout, Inactive: h.Inactive,
+		i.Hooks = append(i.Hooks, Hook{Event: h.Event, Matcher: h.Matcher, If: h.If, Argv: h.Argv, TimeoutS: h.Timeout, Inactive: h.Inactive,
 			CommandWindows: h.CommandWindows, Shell: h.Shell, Key: h.Key()})
 	}
 	for _, s := range pkg.Skills {
@@ -215,10 +216,14 @@ func (h Hook) ArgvText() string {
 
 // MatcherText is the matcher as shown: "all" when it matches everything.
 func (h Hook) MatcherText() string {
-	if h.Matcher == "" || h.Matcher == "*" {
-		return "all"
+	m := h.Matcher
+	if m == "" || m == "*" {
+		m = "all"
 	}
-	return h.Matcher
+	if h.If != "" {
+		m += " if " + h.If
+	}
+	return m
 }
 
 // TimeoutText is the timeout as shown.

@@ -95,7 +95,7 @@ func TestGuardHooksNeedReviewAfterUpgrade(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.Status != StatusNeedsReview || len(got.Hooks) != 5 || !strings.Contains(got.ReviewReason, "PreToolUse") {
+	if got.Status != StatusNeedsReview || len(got.Hooks) != 6 || !strings.Contains(got.ReviewReason, "PreToolUse") {
 		t.Fatalf("after the upgrade: status %s, %d hooks, reason %q", got.Status, len(got.Hooks), got.ReviewReason)
 	}
 }

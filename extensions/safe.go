@@ -51,6 +51,7 @@ func safeHooks(hooks []Hook) []Hook {
 	for k, h := range hooks {
 		h.Argv = mapStrings(h.Argv, safetext.Visible)
 		h.Matcher, h.Inactive, h.LastError = safetext.Visible(h.Matcher), safetext.Strip(h.Inactive), safetext.Strip(h.LastError)
+		h.If = safetext.Visible(h.If)
 		h.CommandWindows = safetext.Visible(h.CommandWindows)
 		out[k] = h
 	}

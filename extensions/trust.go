@@ -48,7 +48,7 @@ func (m *Manager) TrustPrompt(ctx context.Context, id string) (Trust, error) {
 	t := Trust{ID: id, Name: displayName(pkg.Manifest), Hash: hash, Reason: e.ReviewReason, Warning: TrustWarning,
 		PluginRoot: m.store.versionDir(id, e.ActiveCommit), PluginData: m.store.dataDir(id)}
 	for _, h := range runnableHooks(pkg) {
-		t.Hooks = append(t.Hooks, Hook{Event: h.Event, Matcher: h.Matcher, Argv: h.Argv, TimeoutS: h.Timeout, Key: h.Key()})
+		t.Hooks = append(t.Hooks, Hook{Event: h.Event, Matcher: h.Matcher, If: h.If, Argv: h.Argv, TimeoutS: h.Timeout, Key: h.Key()})
 	}
 	if old := m.trustedHooks(ctx, e); old != nil && e.TrustedHash != hash {
 		d := manifest.DiffHooks(old, runnableHooks(pkg))
@@ -230,6 +230,6 @@ func DiffLines(d manifest.HookDiff) []string {
 
 // hookLine shows a declared hook the way the hook list does.
 func hookLine(h manifest.Hook) string {
-	v := Hook{Event: h.Event, Matcher: h.Matcher, Argv: h.Argv, TimeoutS: h.Timeout}
+	v := Hook{Event: h.Event, Matcher: h.Matcher, If: h.If, Argv: h.Argv, TimeoutS: h.Timeout}
 	return fmt.Sprintf("%s [%s] %s (timeout %s)", v.Event, v.MatcherText(), v.ArgvText(), v.TimeoutText())
 }

@@ -23,6 +23,7 @@ targeted=(
 	"./extensions/gitfetch/ ^BenchmarkFetchVsGitClone5MB$ 10x"
 	"./extensions/ ^BenchmarkInstallProcess5MB$ 10x"
 	"./extensions/ ^BenchmarkSlowPromptHooks$ 30x"
+	"./extensions/ ^BenchmarkPreToolUseOverhead$ 200x"
 )
 
 gotest() {
@@ -88,6 +89,9 @@ summary() {
 
 	b=BenchmarkHookDispatch
 	row "hook via Dispatcher (median)" "$(metric $b dispatch-median-ms) ms" "exec.Command $(metric $b exec-median-ms) ms" \
+		"+$(metric $b added-ms) ms (<= 2 ms)"
+	b=BenchmarkPreToolUseOverhead
+	row "PreToolUse, one 5 ms hook (median)" "$(metric $b pretooluse-median-ms) ms" "exec.Command $(metric $b exec-median-ms) ms" \
 		"+$(metric $b added-ms) ms (<= 2 ms)"
 	b=BenchmarkSlowPromptHooks
 	row "UserPromptSubmit, 5 x 100 ms hooks" "$(metric $b five-median-ms) ms" "1 hook $(metric $b one-median-ms) ms" \

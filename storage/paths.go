@@ -42,6 +42,10 @@ func (p Paths) Database() string { return filepath.Join(p.Data, "agentdesk.db") 
 // Extensions is the root of the extensions store, staging and data dirs.
 func (p Paths) Extensions() string { return filepath.Join(p.Data, "extensions") }
 
+// Transcripts holds each session's JSONL transcript, which hooks read
+// (transcript_path).
+func (p Paths) Transcripts() string { return filepath.Join(p.Data, "transcripts") }
+
 // LogFile is where slog writes.
 func (p Paths) LogFile() string { return filepath.Join(p.State, "logs", "agentdesk.log") }
 

@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/agentdesk/agentdesk/agent/lifecycle"
 	"github.com/agentdesk/agentdesk/extensions"
 	"github.com/agentdesk/agentdesk/extensions/hookrun"
 )
@@ -22,6 +23,8 @@ import (
 type advancedPane struct {
 	u        *UI
 	timeout  *widget.Entry
+	stops    *widget.Entry
+	ctxCap   *widget.Entry
 	path     *widget.Entry
 	detected *secondaryLabel
 	status   *widget.Label
@@ -31,6 +34,8 @@ func newAdvancedPane(u *UI) *advancedPane { return &advancedPane{u: u} }
 
 func (a *advancedPane) buildUI() fyne.CanvasObject {
 	a.timeout = &widget.Entry{}
+	a.stops = &widget.Entry{}
+	a.ctxCap = &widget.Entry{}
 	a.path = &widget.Entry{PlaceHolder: "empty: use the detected PATH"}
 	a.detected = newSecondaryLabel("", fyne.TextWrapBreak)
 	a.status = &widget.Label{Wrapping: fyne.TextWrapWord}
@@ -38,6 +43,9 @@ func (a *advancedPane) buildUI() fyne.CanvasObject {
 	logFile := a.u.d.Paths.LogFile()
 	form := &widget.Form{Items: []*widget.FormItem{
 		{Text: "Hook timeout", Widget: a.timeout, HintText: fmt.Sprintf("seconds for hooks that set none (1–%d)", int(hookrun.MaxTimeout/time.Second))},
+		{Text: "Stop hook continuations", Widget: a.stops, HintText: fmt.Sprintf("how often Stop hooks may make one turn go on (0–%d)", lifecycle.MaxStopHookLimit)},
+		{Text: "Extension context per turn", Widget: a.ctxCap, HintText: fmt.Sprintf("KiB (%d–%d); blocks past it are left out, and the chat says which",
+			extensions.MinContextCapKiB, extensions.MaxContextCapKiB)},
 		{Text: "PATH for hooks", Widget: a.path, HintText: "hooks look programs such as node up here, not in the app's PATH"},
 		{Text: "Detected PATH", Widget: a.detected},
 		{Text: "Data folder", Widget: container.NewBorder(nil, nil, nil,
@@ -60,6 +68,8 @@ func (a *advancedPane) shown() {
 		return advancedState{s, detected}, nil
 	}, func(s advancedState, _ error) {
 		a.timeout.SetText(strconv.Itoa(int(s.hooks.DefaultTimeout / time.Second)))
+		a.stops.SetText(strconv.Itoa(s.hooks.StopLimit))
+		a.ctxCap.SetText(strconv.Itoa(s.hooks.ContextCapKiB))
 		a.path.SetText(s.hooks.PATH)
 		a.detected.SetText(strings.ReplaceAll(s.detected, string(os.PathListSeparator), string(os.PathListSeparator)+" "))
 	})
@@ -76,7 +86,17 @@ func (a *advancedPane) onSave() {
 		a.status.SetText("Not saved: the hook timeout must be a whole number of seconds")
 		return
 	}
-	s := extensions.HookSettings{DefaultTimeout: time.Duration(secs) * time.Second, PATH: a.path.Text}
+	stops, err := strconv.Atoi(strings.TrimSpace(a.stops.Text))
+	if err != nil {
+		a.status.SetText("Not saved: Stop hook continuations must be a whole number")
+		return
+	}
+	ctxCap, err := strconv.Atoi(strings.TrimSpace(a.ctxCap.Text))
+	if err != nil {
+		a.status.SetText("Not saved: the extension context per turn must be a whole number of KiB")
+		return
+	}
+	s := extensions.HookSettings{DefaultTimeout: time.Duration(secs) * time.Second, PATH: a.path.Text, StopLimit: stops, ContextCapKiB: ctxCap}
 	background(a.u, func(ctx context.Context) (struct{}, error) {
 		return struct{}{}, extensions.SaveHookSettings(ctx, a.u.d.DB, s)
 	}, func(_ struct{}, err error) {

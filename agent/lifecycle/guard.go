@@ -24,6 +24,14 @@ const (
 	EndOther = "other"
 )
 
+// DefaultStopHookLimit is how many times Stop hooks may continue one
+// turn unless Preferences say otherwise; MaxStopHookLimit caps the
+// setting.
+const (
+	DefaultStopHookLimit = 3
+	MaxStopHookLimit     = 10
+)
+
 // PreCompact triggers.
 const (
 	CompactManual = "manual" // the user asked (/compact)
@@ -55,6 +63,7 @@ type Guard interface {
 type ToolEvent struct {
 	SessionID      string
 	ProjectDir     string
+	TranscriptPath string
 	PermissionMode string
 	Tool           string          // AgentDesk's name, e.g. run_command
 	ClaudeTool     string          // Claude Code's name, e.g. Bash; "" when it has none
@@ -67,6 +76,7 @@ type ToolEvent struct {
 type StopEvent struct {
 	SessionID      string
 	ProjectDir     string
+	TranscriptPath string
 	PermissionMode string
 	// Active is true when this turn already went on because of a Stop
 	// hook (Claude Code's stop_hook_active), so a hook can let it end.
@@ -75,15 +85,17 @@ type StopEvent struct {
 
 // SessionEndEvent is a session ending.
 type SessionEndEvent struct {
-	SessionID  string
-	ProjectDir string
-	Reason     string // EndClear, EndExit or EndOther
+	SessionID      string
+	ProjectDir     string
+	TranscriptPath string
+	Reason         string // EndClear, EndExit or EndOther
 }
 
 // CompactEvent is a compaction about to run.
 type CompactEvent struct {
 	SessionID          string
 	ProjectDir         string
+	TranscriptPath     string
 	Trigger            string // CompactManual or CompactAuto
 	CustomInstructions string
 }

@@ -40,17 +40,21 @@ type Lifecycle interface {
 
 // SessionStartEvent fires when a session starts, resumes or compacts.
 type SessionStartEvent struct {
-	SessionID  string
-	ProjectDir string
-	Source     string // SourceStartup, SourceResume or SourceCompact
-	Model      string
+	SessionID      string
+	ProjectDir     string
+	TranscriptPath string // the session's JSONL transcript; "" when there is none
+	PermissionMode string // the approval policy in Claude Code's words
+	Source         string // SourceStartup, SourceResume or SourceCompact
+	Model          string
 }
 
 // PromptEvent fires once per real user prompt, before generation.
 type PromptEvent struct {
-	SessionID  string
-	ProjectDir string
-	Prompt     string
+	SessionID      string
+	ProjectDir     string
+	TranscriptPath string
+	PermissionMode string
+	Prompt         string
 }
 
 // SubagentEvent fires before each Ralph round.
@@ -58,6 +62,7 @@ type SubagentEvent struct {
 	SessionID       string // the child's session
 	ParentSessionID string
 	ProjectDir      string
+	PermissionMode  string
 	AgentID         string
 	AgentType       string // "ralph"
 	Round           int

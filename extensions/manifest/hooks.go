@@ -43,6 +43,7 @@ const maxTimeoutSeconds = 24 * 60 * 60
 type Hook struct {
 	Event         string   // one of DispatchedEvents
 	Matcher       string   // as written; "" matches everything
+	If            string   `json:",omitempty"` // a tool event's condition (permission-rule syntax), as written
 	Command       string   // as written, for display and the trust diff
 	Argv          []string // tokens with variables unexpanded, e.g. "${CLAUDE_PLUGIN_ROOT}/hooks/x.js"
 	Timeout       int      // seconds from the manifest; 0 = host default
@@ -63,7 +64,11 @@ type Hook struct {
 // Key identifies the hook for the dispatcher, which runs each (extension,
 // argv) pair once per event.
 func (h Hook) Key() string {
-	return h.Event + "\x00" + strings.Join(h.Argv, "\x00")
+	key := h.Event + "\x00" + strings.Join(h.Argv, "\x00")
+	if h.If != "" {
+		key += "\x00if\x00" + h.If // one script may run under several conditions
+	}
+	return key
 }
 
 // handler is one entry of a matcher group's "hooks" list as written.
@@ -75,6 +80,9 @@ type handler struct {
 	StatusMessage  string   `json:"statusMessage"`
 	CommandWindows string   `json:"commandWindows"`
 	Shell          string   `json:"shell"`
+	If             string   `json:"if"`
+	Async          bool     `json:"async"`
+	AsyncRewake    bool     `json:"asyncRewake"`
 }
 
 type matcherGroup struct {
@@ -243,7 +251,10 @@ func (l *loader) addHook(event, matcher, where string, h handler) error {
 		Timeout: timeout, StatusMessage: h.StatusMessage, IgnoreExit: cmd.ignoreExit,
 		CommandWindows: h.CommandWindows, Shell: h.Shell,
 	}
+	l.addCondition(&hook, h.If)
 	switch {
+	case h.Async || h.AsyncRewake:
+		hook.Inactive = asyncReason
 	case h.Shell != "" && h.Shell != "bash" && h.Shell != "powershell":
 		hook.Inactive = fmt.Sprintf("shell %q is not one AgentDesk knows (bash or powershell)", h.Shell)
 	case h.Shell == "powershell":
@@ -264,6 +275,28 @@ func (l *loader) addHook(event, matcher, where string, h handler) error {
 	}
 	l.pkg.Hooks = append(l.pkg.Hooks, hook)
 	return nil
+}
+
+// asyncReason is Hook.Inactive for "async" and "asyncRewake" hooks, which
+// Claude Code runs in the background and which may wake the model later.
+const asyncReason = "this hook runs in the background (async); AgentDesk runs hooks only within the turn"
+
+// addCondition keeps a tool event's "if". One AgentDesk cannot read, or on
+// another event, is noted; the hook then runs for every matching call: a
+// guard hook that runs too often can only deny or remark more.
+func (l *loader) addCondition(h *Hook, cond string) {
+	if strings.TrimSpace(cond) == "" {
+		return
+	}
+	if !ifEvents[h.Event] {
+		l.note("%s hook %s: \"if\" applies to tool events only; ignored", h.Event, displayCommand(*h))
+		return
+	}
+	if _, err := CompileCondition(cond); err != nil {
+		l.note("%s hook %s: %v; it runs for every call its matcher matches", h.Event, displayCommand(*h), err)
+		return
+	}
+	h.If = strings.TrimSpace(cond)
 }
 
 func timeoutSeconds(v *float64) (int, error) {

@@ -36,7 +36,11 @@ func encodeHook(h Hook) []byte {
 		b = appendString(b, tok)
 	}
 	b = binary.AppendVarint(b, int64(h.Timeout))
-	return append(b, flag(h.IgnoreExit), flag(h.Inactive != ""))
+	b = append(b, flag(h.IgnoreExit), flag(h.Inactive != ""))
+	if h.If != "" { // only then, so hashes of hooks without one stay as they were
+		b = appendString(append(b, 'i'), h.If)
+	}
+	return b
 }
 
 func appendString(b []byte, s string) []byte {

@@ -2,6 +2,7 @@
 # AgentDesk's guard fixture. It records its stdin in its data dir, counts
 # its runs, then answers as the file .guards-EVENT in the project says
 # (nothing when there is none), in the forms published guard plugins use.
+# PushGuard is a PreToolUse hook with an "if": it always denies.
 event="$1"
 data="${CLAUDE_PLUGIN_DATA:?}"
 cat > "$data/stdin-$event.json"
@@ -22,6 +23,8 @@ PreToolUse:ask)
 	printf '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"guards wants a human"}}' ;;
 PreToolUse:rewrite)
 	printf '{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"command":"touch rewritten.txt"}}}' ;;
+PushGuard:*)
+	printf '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"guards: no pushes"}}' ;;
 PostToolUse:context)
 	printf '{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"guards post context %s"}}' "$n" ;;
 PostToolUse:block)
