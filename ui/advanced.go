@@ -26,7 +26,7 @@ type advancedPane struct {
 	stops    *widget.Entry
 	ctxCap   *widget.Entry
 	path     *widget.Entry
-	detected *widget.Label
+	detected *secondaryLabel
 	status   *widget.Label
 }
 
@@ -37,7 +37,7 @@ func (a *advancedPane) buildUI() fyne.CanvasObject {
 	a.stops = &widget.Entry{}
 	a.ctxCap = &widget.Entry{}
 	a.path = &widget.Entry{PlaceHolder: "empty: use the detected PATH"}
-	a.detected = &widget.Label{Wrapping: fyne.TextWrapBreak, Importance: widget.LowImportance}
+	a.detected = newSecondaryLabel("", fyne.TextWrapBreak)
 	a.status = &widget.Label{Wrapping: fyne.TextWrapWord}
 	data := a.u.d.Paths.Data
 	logFile := a.u.d.Paths.LogFile()

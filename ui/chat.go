@@ -17,6 +17,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/agent"
 	"github.com/agentdesk/agentdesk/agent/lifecycle"
+	"github.com/agentdesk/agentdesk/agent/llm"
 	"github.com/agentdesk/agentdesk/storage"
 )
 
@@ -50,11 +51,12 @@ type chatView struct {
 	completion  *slashCompletion
 	sendBtn     *widget.Button
 	stopBtn     *widget.Button
-	queueLabel  *widget.Label
-	status      *widget.Label
+	queueLabel  *secondaryLabel
+	status      *secondaryLabel
 	banner      *fyne.Container
 	bannerText  *widget.Label
-	body        *fyne.Container // swaps between the empty state and the chat
+	split       *container.Split // sidebar | chat; its offset is remembered
+	body        *fyne.Container  // swaps between the empty state and the chat
 	chatPane    fyne.CanvasObject
 	emptyState  fyne.CanvasObject
 	approvals   *approvalDialogs
@@ -64,6 +66,10 @@ type chatView struct {
 	usage     agent.Usage
 	hookState string
 	note      string
+	// serverDown is the status bar's word on an unreachable model server
+	// ("" while it answers or was not checked): set by the check at start
+	// and after every failed turn, cleared by a check or an answer.
+	serverDown string
 }
 
 func newChatView(u *UI) *chatView {
@@ -84,7 +90,7 @@ func (c *chatView) buildUI() fyne.CanvasObject {
 	c.sendBtn = &widget.Button{Text: "Send", Icon: theme.MailSendIcon(), Importance: widget.HighImportance, OnTapped: func() { c.onSend(c.composer.Text) }}
 	c.stopBtn = &widget.Button{Text: "Stop", Icon: theme.MediaStopIcon(), Importance: widget.DangerImportance, OnTapped: c.onStop}
 	c.stopBtn.Hide()
-	c.queueLabel = &widget.Label{Importance: widget.LowImportance, Wrapping: fyne.TextWrapWord}
+	c.queueLabel = newSecondaryLabel("", fyne.TextWrapWord)
 	c.queueLabel.Hide()
 	buttons := container.NewVBox(c.sendBtn, c.stopBtn)
 	c.completion = newSlashCompletion(c)
@@ -100,11 +106,12 @@ func (c *chatView) buildUI() fyne.CanvasObject {
 	c.chatPane = container.NewBorder(nil, composerRow, nil, nil, c.transcript.object())
 	c.emptyState = c.buildEmptyState()
 	c.body = container.NewStack(c.emptyState)
-	c.status = &widget.Label{Text: "ready", Importance: widget.LowImportance, Truncation: fyne.TextTruncateEllipsis}
+	c.status = newSecondaryLabel("ready", fyne.TextWrapOff)
+	c.status.Truncation = fyne.TextTruncateEllipsis
 
-	split := container.NewHSplit(c.buildSidebar(), container.NewBorder(c.banner, nil, nil, nil, c.body))
-	split.Offset = 0.22
-	return container.NewBorder(top, c.status, nil, nil, split)
+	c.split = container.NewHSplit(c.buildSidebar(), container.NewBorder(c.banner, nil, nil, nil, c.body))
+	c.split.Offset = defaultSidebarOffset
+	return container.NewBorder(top, c.status, nil, nil, c.split)
 }
 
 func (c *chatView) buildEmptyState() fyne.CanvasObject {
@@ -372,13 +379,28 @@ func (c *chatView) apply(events []agent.Event, stream agent.Stream) {
 		}
 	}
 	c.transcript.setStream(stream)
-	if stream.Active != c.streaming {
-		c.streaming = stream.Active
-		c.refreshStatus()
+	c.setStreaming(stream.Active)
+}
+
+// setStreaming notes whether an answer is streaming; the token rate is
+// shown only while one is, and forgotten when it ends.
+func (c *chatView) setStreaming(on bool) {
+	if on == c.streaming {
+		return
 	}
+	c.streaming = on
+	if !on {
+		c.usage.TokensPerSec = 0
+	}
+	c.refreshStatus()
 }
 
 func (c *chatView) onEntry(e agent.Entry) {
+	if e.Role == llm.RoleAssistant && c.serverDown != "" { // it answered
+		c.serverDown = ""
+		c.banner.Hide()
+		c.refreshStatus()
+	}
 	if e.Host == nil {
 		return
 	}
@@ -389,9 +411,7 @@ func (c *chatView) onEntry(e agent.Entry) {
 			c.refreshStatus()
 		}
 	case agent.HostError:
-		if strings.Contains(e.Host.Text, "no model server") {
-			c.showBanner(e.Host.Text)
-		}
+		c.checkProvider() // a failed turn: is the server still there?
 	}
 }
 
@@ -464,6 +484,7 @@ func (c *chatView) setBusy(busy bool) {
 		c.stopBtn.Hide()
 		c.sendBtn.SetText("Send")
 		c.note = ""
+		c.streaming, c.usage.TokensPerSec = false, 0 // whatever the last frame said
 		c.refreshHookState()
 	}
 	c.refreshStatus()
@@ -500,6 +521,8 @@ func (c *chatView) refreshStatus() {
 		parts = append(parts, c.note)
 	case c.session != nil && c.session.Busy():
 		parts = append(parts, "working…")
+	case c.serverDown != "":
+		parts = append(parts, c.serverDown)
 	default:
 		parts = append(parts, "ready")
 	}
@@ -541,30 +564,42 @@ func (c *chatView) updateModel() {
 // checkProvider shows the "no model server" banner when the configured
 // server does not answer; on first start it probes the local presets.
 func (c *chatView) checkProvider() {
-	background(c.u, func(ctx context.Context) (string, error) {
+	// The error is the problem found: a failed save of the probed
+	// server, or the configured one not answering.
+	background(c.u, func(ctx context.Context) (struct{}, error) {
 		if _, saved, _ := agent.LoadProvider(ctx, c.u.d.DB); !saved && c.u.d.ProbeLocal != nil {
 			if ps, ok := c.u.d.ProbeLocal(ctx); ok {
-				return "", agent.SaveProvider(ctx, c.u.d.DB, ps)
+				return struct{}{}, agent.SaveProvider(ctx, c.u.d.DB, ps)
 			}
 		}
 		if c.u.d.CheckProvider == nil {
-			return "", nil
+			return struct{}{}, nil
 		}
-		if err := c.u.d.CheckProvider(ctx); err != nil {
-			return err.Error(), nil
-		}
-		return "", nil
-	}, func(problem string, err error) {
+		return struct{}{}, c.u.d.CheckProvider(ctx)
+	}, func(_ struct{}, problem error) {
 		c.updateModel()
-		if err != nil {
-			problem = err.Error()
-		}
-		if problem == "" {
+		c.serverDown = serverStatus(problem)
+		c.refreshStatus()
+		if problem == nil {
 			c.banner.Hide()
 			return
 		}
-		c.showBanner(problem)
+		c.showBanner(problem.Error())
 	})
+}
+
+// serverStatus is the status bar's short word on a failed server check.
+func serverStatus(problem error) string {
+	var le *llm.Error
+	switch {
+	case problem == nil:
+		return ""
+	case errors.As(problem, &le) && le.Kind == llm.ErrUnreachable && le.URL != "":
+		return "no model server at " + le.URL
+	case errors.As(problem, &le) && le.URL != "":
+		return "the model server at " + le.URL + " answered with an error"
+	}
+	return "model server not reachable"
 }
 
 func (c *chatView) showBanner(text string) {

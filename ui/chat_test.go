@@ -18,6 +18,7 @@ import (
 	"github.com/agentdesk/agentdesk/agent/llm"
 	"github.com/agentdesk/agentdesk/agent/llm/llmtest"
 	"github.com/agentdesk/agentdesk/agent/tools"
+	"github.com/agentdesk/agentdesk/ui/markdown"
 )
 
 func fakeProvider(s *llmtest.Server) func() (llm.Provider, llm.Config, error) {
@@ -75,20 +76,30 @@ func TestSendStreamsTheAnswer(t *testing.T) {
 	if got := server.Requests()[0].LastMessage().Texts; len(got) != 1 || got[0] != "say hello" {
 		t.Fatalf("request = %q", got)
 	}
-	// The reply's copy button puts its Markdown on the clipboard.
-	var copyBtn *widget.Button
+	// The reply's copy button puts its Markdown on the clipboard, and says so.
+	copyBtn := answerCopyButton(t, u)
+	test.Tap(copyBtn)
+	if got := h.app.Clipboard().Content(); got != "Hello from the **fake** model." {
+		t.Fatalf("clipboard = %q, want the answer's Markdown", got)
+	}
+	if copyBtn.Text != "Copied" {
+		t.Errorf("after copying the button says %q, want Copied", copyBtn.Text)
+	}
+}
+
+// answerCopyButton is the copy button under the (only) answer.
+func answerCopyButton(t *testing.T, u *UI) *markdown.CopyButton {
+	t.Helper()
+	var copyBtn *markdown.CopyButton
 	walk(u.chat.transcript.list, func(o fyne.CanvasObject) {
-		if b, ok := o.(*widget.Button); ok && b.Icon == theme.ContentCopyIcon() && b.Text == "" {
+		if b, ok := o.(*markdown.CopyButton); ok {
 			copyBtn = b
 		}
 	})
 	if copyBtn == nil {
 		t.Fatal("the answer has no copy button")
 	}
-	test.Tap(copyBtn)
-	if got := h.app.Clipboard().Content(); got != "Hello from the **fake** model." {
-		t.Fatalf("clipboard = %q, want the answer's Markdown", got)
-	}
+	return copyBtn
 }
 
 func TestShiftEnterAddsNewlineInsteadOfSending(t *testing.T) {

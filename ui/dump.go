@@ -114,6 +114,8 @@ func visibleText(o fyne.CanvasObject) string {
 		return x.Text
 	case *widget.RichText:
 		return x.String()
+	case *secondaryLabel:
+		return x.Text
 	case *widget.Card:
 		return x.Title + "\n" + x.Subtitle
 	case *widget.Select:

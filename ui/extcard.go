@@ -25,18 +25,22 @@ var statusText = map[extensions.Status]string{
 	extensions.StatusError:       "Error",
 }
 
-var statusColor = map[extensions.Status]fyne.ThemeColorName{
-	extensions.StatusDisabled:    theme.ColorNameDisabledButton,
-	extensions.StatusEnabled:     theme.ColorNameSuccess,
-	extensions.StatusNeedsReview: theme.ColorNameWarning,
-	extensions.StatusError:       theme.ColorNameError,
+// badgeColors are each status badge's fill and text colours; the theme
+// keeps every pair at WCAG AA contrast (TestThemeContrast).
+var badgeColors = map[extensions.Status][2]fyne.ThemeColorName{
+	extensions.StatusDisabled:    {theme.ColorNameButton, theme.ColorNameForeground},
+	extensions.StatusEnabled:     {theme.ColorNameSuccess, theme.ColorNameForegroundOnSuccess},
+	extensions.StatusNeedsReview: {theme.ColorNameWarning, theme.ColorNameForegroundOnWarning},
+	extensions.StatusError:       {theme.ColorNameError, theme.ColorNameForegroundOnError},
 }
 
 // badge is the status pill of a card.
 func badge(s extensions.Status) fyne.CanvasObject {
-	bg := canvas.NewRectangle(theme.Color(statusColor[s]))
+	colors := badgeColors[s]
+	bg := canvas.NewRectangle(theme.Color(colors[0]))
 	bg.CornerRadius = theme.InputRadiusSize() * 3
-	text := canvas.NewText(statusText[s], theme.Color(theme.ColorNameForegroundOnPrimary))
+	bg.StrokeColor, bg.StrokeWidth = theme.Color(theme.ColorNameInputBorder), 1
+	text := canvas.NewText(statusText[s], theme.Color(colors[1]))
 	text.TextStyle = fyne.TextStyle{Bold: true}
 	text.TextSize = theme.CaptionTextSize() + 1
 	return container.NewCenter(container.NewStack(bg, container.New(layout.NewCustomPaddedLayout(3, 3, 10, 10), text)))
@@ -86,8 +90,7 @@ func (p *extensionsPane) cardMessage(info extensions.Info, st *cardState) fyne.C
 	if c := st.check; c != nil {
 		switch {
 		case c.Available:
-			lines = append(lines, fmt.Sprintf("Update available: %s → %s. Update installs it; nothing changes until you do.",
-				extensions.ShortCommit(c.Current), extensions.ShortCommit(c.Latest)))
+			lines = append(lines, updateLine(info, c))
 			importance = widget.HighImportance
 		case c.Pinned:
 			lines = append(lines, "Pinned to commit "+extensions.ShortCommit(c.Current)+": nothing newer comes from a commit.")
@@ -199,7 +202,7 @@ func (p *extensionsPane) detailBody(info extensions.Info) fyne.CanvasObject {
 	section("Slash commands", p.commandLines(info))
 	section("Diagnostics", info.Diagnostics)
 	section("Recent hook runs", runLines(info.RecentRuns))
-	box.Add(&widget.Label{Text: "Folder: " + info.Dir + "\nData: " + info.DataDir, Wrapping: fyne.TextWrapBreak, Importance: widget.LowImportance})
+	box.Add(newSecondaryLabel("Folder: "+info.Dir+"\nData: "+info.DataDir, fyne.TextWrapBreak))
 	return box
 }
 
@@ -268,6 +271,9 @@ func (p *extensionsPane) onToggle(info extensions.Info, on bool) {
 		})
 		return
 	}
+	// The toggle shows the status, never a wish: it stays off beside the
+	// Disabled badge until the extension is enabled.
+	p.render()
 	background(p.u, func(ctx context.Context) (extensions.Trust, error) {
 		return p.u.d.Extensions.TrustPrompt(ctx, info.ID)
 	}, func(t extensions.Trust, err error) {
@@ -322,9 +328,9 @@ func (p *extensionsPane) showTrust(t extensions.Trust) {
 			fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
 		content.Add(monoBlock(strings.Join(commandLines(t.ID, t.Commands, nil), "\n")))
 	}
-	content.Add(&widget.Label{Text: "${CLAUDE_PLUGIN_ROOT} is " + t.PluginRoot + "\n${CLAUDE_PLUGIN_DATA} is " + t.PluginData +
+	content.Add(newSecondaryLabel("${CLAUDE_PLUGIN_ROOT} is "+t.PluginRoot+"\n${CLAUDE_PLUGIN_DATA} is "+t.PluginData+
 		"\nHooks run without a shell, in the project folder, with a minimal environment and no API keys.",
-		Wrapping: fyne.TextWrapBreak, Importance: widget.LowImportance})
+		fyne.TextWrapBreak))
 	values := func() map[string]string { return nil }
 	if opts := p.optionsOf(t.ID); len(opts) > 0 {
 		var form *widget.Form
@@ -394,6 +400,27 @@ func (p *extensionsPane) onUpdate(info extensions.Info) {
 	})
 }
 
+// updateLine offers an update found by a check. A check reads refs only,
+// so the new commit's subject and date are not known before Update
+// fetches it: the line says which ref it comes from and since when the
+// installed commit has been in use.
+func updateLine(info extensions.Info, c *extensions.UpdateCheck) string {
+	ref := "the default branch"
+	if c.Ref != "" {
+		ref = c.Ref
+	}
+	since := info.UpdatedAt
+	if since.IsZero() {
+		since = info.InstalledAt
+	}
+	current := extensions.ShortCommit(c.Current)
+	if !since.IsZero() {
+		current += " (in use since " + since.Local().Format("2 Jan 2006") + ")"
+	}
+	return fmt.Sprintf("Update available: %s → %s, the newest commit on %s. Update installs it and shows what changed; nothing changes until you do.",
+		current, extensions.ShortCommit(c.Latest), ref)
+}
+
 func updateSummary(res extensions.UpdateResult) string {
 	if res.UpToDate {
 		return "Already up to date (" + extensions.ShortCommit(res.NewCommit) + ")."
@@ -426,6 +453,8 @@ func (p *extensionsPane) onRollback(info extensions.Info) {
 			return fmt.Sprintf("Rolled back to %s (%s).", extensions.ShortCommit(after.Commit), orDash(after.Version)), err
 		})
 	}, p.window())
+	d.SetConfirmText("Roll back")
+	d.SetConfirmImportance(widget.DangerImportance)
 	dialogKeys(p.window(), d, d.Dismiss)
 	d.Show()
 }

@@ -29,9 +29,13 @@ type extensionsPane struct {
 	urlHint    *widget.Label
 	installBtn *widget.Button
 	cancelBtn  *widget.Button
-	phase      *widget.Label
+	phase      *secondaryLabel
 	progress   *widget.ProgressBar
 	installMsg *widget.Label
+	// checkShown: installMsg shows the update check's summary, which is
+	// recounted from the cards on every render (an update or uninstall
+	// since the check changes it).
+	checkShown bool
 	cancel     context.CancelFunc
 	checkBtn   *widget.Button
 
@@ -70,15 +74,15 @@ func (p *extensionsPane) buildUI() fyne.CanvasObject {
 	p.installBtn = &widget.Button{Text: "Install", Icon: theme.DownloadIcon(), Importance: widget.HighImportance, OnTapped: p.onInstall}
 	p.cancelBtn = &widget.Button{Text: "Cancel", OnTapped: p.onCancelInstall}
 	p.cancelBtn.Hide()
-	p.phase = &widget.Label{Importance: widget.LowImportance}
+	p.phase = newSecondaryLabel("", fyne.TextWrapOff)
 	p.progress = &widget.ProgressBar{}
 	p.progress.Hide()
 	p.installMsg = &widget.Label{Wrapping: fyne.TextWrapWord}
 	p.installMsg.Hide()
 	inputs := container.NewBorder(nil, nil, nil, container.NewHBox(p.installBtn, p.cancelBtn),
 		container.NewGridWithColumns(2, p.url, p.ref))
-	intro := &widget.Label{Wrapping: fyne.TextWrapWord, Importance: widget.LowImportance,
-		Text: "Install Claude Code or Codex plugins from an HTTPS git URL. Nothing runs at install: an extension stays disabled until you review and trust its hook commands."}
+	intro := newSecondaryLabel("Install Claude Code or Codex plugins from an HTTPS git URL. Nothing runs at install: an extension stays disabled until you review and trust its hook commands.",
+		fyne.TextWrapWord)
 	install := container.NewVBox(intro, inputs, p.urlHint, container.NewBorder(nil, nil, p.phase, nil, p.progress), p.installMsg)
 	p.cards = container.NewVBox()
 	title := widget.NewLabelWithStyle(sectionExtensions, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
@@ -275,23 +279,43 @@ func (p *extensionsPane) onCheckUpdates() {
 	}, func(outcomes []checkOutcome, _ error) {
 		p.checkBtn.Enable()
 		p.checkBtn.SetText("Check for updates")
-		available, failed := 0, 0
 		for _, o := range outcomes {
 			st := p.cardFor(o.id)
 			st.check, st.checkErr = nil, ""
 			if o.err != nil {
 				st.checkErr = sentence(o.err)
-				failed++
 				continue
 			}
 			st.check = &o.check
-			if o.check.Available {
+		}
+		p.checkShown = true
+		p.render()
+	})
+}
+
+// showCheckSummary counts the updates still available and the checks
+// that failed on the cards shown now.
+func (p *extensionsPane) showCheckSummary() {
+	checked, available, failed := 0, 0, 0
+	for _, info := range p.infos {
+		st := p.cardFor(info.ID)
+		switch {
+		case st.checkErr != "":
+			checked++
+			failed++
+		case st.check != nil:
+			checked++
+			if st.check.Available {
 				available++
 			}
 		}
-		p.showInstallMessage(checkSummary(len(outcomes), available, failed), failed > 0)
-		p.render()
-	})
+	}
+	if checked == 0 {
+		p.showInstallMessage("", false)
+		return
+	}
+	p.showInstallMessage(checkSummary(checked, available, failed), failed > 0)
+	p.checkShown = true
 }
 
 func checkSummary(checked, available, failed int) string {
@@ -311,6 +335,7 @@ func checkSummary(checked, available, failed int) string {
 }
 
 func (p *extensionsPane) showInstallMessage(text string, isError bool) {
+	p.checkShown = false
 	if text == "" {
 		p.installMsg.Hide()
 		return
@@ -364,13 +389,16 @@ func (p *extensionsPane) reload() {
 func (p *extensionsPane) render() {
 	p.cards.Objects = nil
 	if len(p.infos) == 0 {
-		p.cards.Add(&widget.Label{Text: "No extensions installed yet. Paste a plugin's git URL above, for example https://github.com/DietrichGebert/ponytail.",
-			Wrapping: fyne.TextWrapWord, Importance: widget.LowImportance})
+		p.cards.Add(newSecondaryLabel("No extensions installed yet. Paste a plugin's git URL above, for example https://github.com/DietrichGebert/ponytail.",
+			fyne.TextWrapWord))
 	}
 	for _, info := range p.infos {
 		p.cards.Add(p.card(info))
 	}
 	p.cards.Refresh()
+	if p.checkShown {
+		p.showCheckSummary()
+	}
 }
 
 func (p *extensionsPane) cardFor(id string) *cardState {

@@ -5,6 +5,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
@@ -132,7 +133,10 @@ func TestPaneLifecycle(t *testing.T) {
 	// Rollback to the trusted version: enabled again.
 	p.tap("Rollback")
 	p.waitText("Roll back Demo?")
-	p.tap("Yes")
+	if b := findButton(topOverlay(p.win), "Roll back"); b == nil || b.Importance != widget.DangerImportance {
+		t.Error("the rollback confirmation is not marked as destructive")
+	}
+	p.tap("Roll back")
 	p.waitText("Rolled back to")
 	if info, _ := p.exts.Show(ctx, "demo"); info.Status != extensions.StatusEnabled || info.PreviousCommit == "" {
 		t.Fatalf("after rollback: %s", info.Status)
@@ -235,7 +239,8 @@ func TestPaneChecksForUpdatesWithoutInstalling(t *testing.T) {
 	second := p.repo.Commit(t, "main", "v2", demoPlugin("9"))
 	p.tap("Check for updates")
 	p.waitText("1 update available")
-	p.waitText("Update available: " + extensions.ShortCommit(first) + " → " + extensions.ShortCommit(second))
+	p.waitText("Update available: " + extensions.ShortCommit(first) + " (in use since " + time.Now().Format("2 Jan 2006") + ") → " +
+		extensions.ShortCommit(second) + ", the newest commit on the default branch.")
 	if b := findButton(p.win.Content(), "Update"); b == nil || b.Importance != widget.HighImportance {
 		t.Error("with an update available, Update must be the prominent button")
 	}
@@ -243,10 +248,11 @@ func TestPaneChecksForUpdatesWithoutInstalling(t *testing.T) {
 		t.Fatal("checking installed the update")
 	}
 
-	// The update answers the check: its line goes away.
+	// The update answers the check: its line goes away, and the summary
+	// is recounted.
 	p.tap("Update")
 	p.waitText("Updated " + extensions.ShortCommit(first) + " → " + extensions.ShortCommit(second))
-	if strings.Contains(p.text(), "Update available") {
+	if strings.Contains(p.text(), "Update available") || strings.Contains(p.text(), "1 update available") {
 		t.Fatalf("the stale check is still shown:\n%s", p.text())
 	}
 
@@ -255,4 +261,55 @@ func TestPaneChecksForUpdatesWithoutInstalling(t *testing.T) {
 	p.tap("Check for updates")
 	p.waitText("Could not check for updates: ")
 	p.waitText("1 of 1 could not be checked")
+}
+
+// TestPaneUpdateCountFollowsUninstall: "1 update available" goes when the
+// extension it was about is uninstalled.
+func TestPaneUpdateCountFollowsUninstall(t *testing.T) {
+	p := newPaneEnv(t, nil, nil)
+	p.install(p.server.URL + "/demo.git")
+	p.waitText("Review and enable")
+	p.repo.Commit(t, "main", "v2", demoPlugin("9"))
+	p.tap("Check for updates")
+	p.waitText("1 update available")
+
+	p.tap("Uninstall")
+	p.waitText("Uninstall Demo?")
+	p.tap("Uninstall")
+	p.waitText("No extensions installed yet")
+	if text := p.text(); strings.Contains(text, "update available") || strings.Contains(text, "updates available") {
+		t.Fatalf("after the uninstall the pane still counts its update:\n%s", text)
+	}
+}
+
+// TestPaneToggleFollowsTheStatus: ticking Enabled on a disabled extension
+// asks for trust; meanwhile, and after Cancel, the toggle stays off beside
+// the Disabled badge.
+func TestPaneToggleFollowsTheStatus(t *testing.T) {
+	p := newPaneEnv(t, nil, nil)
+	p.install(p.server.URL + "/demo.git")
+	p.waitText("Review and enable")
+	test.Tap(p.toggle())
+	p.waitText("Enable Demo?")
+	if p.toggle().Checked || !strings.Contains(allText(p.win.Content()), "Disabled") {
+		t.Fatal("while trust is asked the toggle is on beside the Disabled badge")
+	}
+	p.tap("Cancel")
+	if p.toggle().Checked {
+		t.Fatal("after Cancel the toggle is on")
+	}
+}
+
+// toggle is the (only) card's Enabled toggle.
+func (p *paneEnv) toggle() *widget.Check {
+	var found *widget.Check
+	walk(p.win.Content(), func(o fyne.CanvasObject) {
+		if c, ok := o.(*widget.Check); ok && c.Text == "Enabled" {
+			found = c
+		}
+	})
+	if found == nil {
+		p.t.Fatal("no Enabled toggle")
+	}
+	return found
 }

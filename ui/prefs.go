@@ -12,12 +12,13 @@ import (
 // Preferences sections, in the order of the list on the left.
 const (
 	sectionProviders  = "Providers"
+	sectionApprovals  = "Approvals"
 	sectionExtensions = "Agent Extensions"
 	sectionSkills     = "Skills"
 	sectionAdvanced   = "Advanced"
 )
 
-var sections = []string{sectionProviders, sectionExtensions, sectionSkills, sectionAdvanced}
+var sections = []string{sectionProviders, sectionApprovals, sectionExtensions, sectionSkills, sectionAdvanced}
 
 // Sections lists the Preferences sections by name.
 func Sections() []string { return slices.Clone(sections) }
@@ -64,6 +65,7 @@ func newPrefsWindow(u *UI) *prefsWindow {
 	p := &prefsWindow{u: u, panes: map[string]prefsPane{}, objects: map[string]fyne.CanvasObject{}}
 	p.ext = newExtensionsPane(u)
 	p.panes[sectionProviders] = newProvidersPane(u)
+	p.panes[sectionApprovals] = newApprovalsPane(u)
 	p.panes[sectionExtensions] = p.ext
 	p.panes[sectionSkills] = newSkillsPane(u)
 	p.panes[sectionAdvanced] = newAdvancedPane(u)

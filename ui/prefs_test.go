@@ -26,7 +26,6 @@ func TestProviderSettingsPersist(t *testing.T) {
 	p.model.SetText("qwen3-coder:30b")
 	p.apiKey.SetText("")
 	p.window.SetText("65536")
-	p.policy.SetSelected(policyLabels[1].label)
 	test.Tap(findButton(u.prefs.win.Content(), "Save"))
 	h.loop.waitFor(t, "the save", func() bool { return strings.HasPrefix(p.status.Text, "Saved") })
 
@@ -37,11 +36,27 @@ func TestProviderSettingsPersist(t *testing.T) {
 	u.ShowPreferences(sectionProviders)
 	p = u.prefs.panes[sectionProviders].(*providersPane)
 	h.loop.waitFor(t, "the form to load", func() bool { return p.model.Text == "qwen3-coder:30b" })
-	if p.baseURL.Text != "http://127.0.0.1:11434/v1" || p.window.Text != "65536" || p.policy.Selected != policyLabels[1].label {
-		t.Fatalf("after re-creating: %q %q %q", p.baseURL.Text, p.window.Text, p.policy.Selected)
+	if p.baseURL.Text != "http://127.0.0.1:11434/v1" || p.window.Text != "65536" {
+		t.Fatalf("after re-creating: %q %q", p.baseURL.Text, p.window.Text)
 	}
+}
+
+// TestApprovalsSectionSavesThePolicy: the policy has its own section and
+// a choice is saved at once.
+func TestApprovalsSectionSavesThePolicy(t *testing.T) {
+	h := newHarness(t, harnessOptions{})
+	u := h.open(false)
+	u.ShowPreferences("approvals")
+	a := u.prefs.panes[sectionApprovals].(*approvalsPane)
+	h.loop.waitFor(t, "the choice to load", func() bool { return a.policy.Selected == policyLabels[0].label })
+	a.policy.SetSelected(policyLabels[1].label)
+	h.loop.waitFor(t, "the save", func() bool { return strings.HasPrefix(a.status.Text, "Saved") })
 	if got := agent.LoadPolicy(context.Background(), h.db); got != agent.PolicyAutoEdits {
 		t.Fatalf("stored policy = %s", got)
+	}
+	u.ShowPreferences(sectionProviders)
+	if text := allText(u.prefs.content); strings.Contains(text, policyLabels[0].label) {
+		t.Errorf("Providers still holds the approval policy:\n%s", text)
 	}
 }
 

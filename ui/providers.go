@@ -19,17 +19,8 @@ const customPreset = "Custom"
 
 var kindLabels = map[string]string{llm.KindOpenAI: "OpenAI-compatible", llm.KindAnthropic: "Anthropic"}
 
-var policyLabels = []struct {
-	policy agent.Policy
-	label  string
-}{
-	{agent.PolicyAsk, "Ask before every edit and command"},
-	{agent.PolicyAutoEdits, "Allow edits inside the project; ask for commands"},
-	{agent.PolicyNever, "Never ask (the agent runs everything)"},
-}
-
-// providersPane edits the model provider, the approval policy and the
-// default number of Ralph rounds.
+// providersPane edits the model provider and the default number of Ralph
+// rounds (the approval policy has its own section, Approvals).
 type providersPane struct {
 	u       *UI
 	preset  *widget.Select
@@ -39,10 +30,9 @@ type providersPane struct {
 	apiKey  *widget.Entry
 	keyEnv  *widget.Entry
 	window  *widget.Entry
-	served  *widget.Label // the window the server states, and where it was read
+	served  *secondaryLabel // the window the server states, and where it was read
 	think   *widget.Entry
 	answer  *widget.Entry // max tokens of one answer
-	policy  *widget.RadioGroup
 	rounds  *widget.Entry
 	status  *widget.Label
 	loading bool
@@ -62,14 +52,9 @@ func (p *providersPane) buildUI() fyne.CanvasObject {
 	p.apiKey = &widget.Entry{Password: true, PlaceHolder: "not needed for local servers"}
 	p.keyEnv = &widget.Entry{PlaceHolder: "or the name of an environment variable, e.g. OPENAI_API_KEY"}
 	p.window = &widget.Entry{PlaceHolder: "empty: what the server states"}
-	p.served = &widget.Label{Wrapping: fyne.TextWrapWord, Importance: widget.LowImportance}
+	p.served = newSecondaryLabel("", fyne.TextWrapWord)
 	p.think = &widget.Entry{PlaceHolder: "0"}
 	p.answer = &widget.Entry{PlaceHolder: fmt.Sprintf("empty: ds4-server's room, else %d or a quarter of a smaller window", llm.DefaultMaxTokens)}
-	var labels []string
-	for _, l := range policyLabels {
-		labels = append(labels, l.label)
-	}
-	p.policy = &widget.RadioGroup{Options: labels}
 	p.rounds = &widget.Entry{PlaceHolder: fmt.Sprint(agent.DefaultRalphRounds)}
 	p.status = &widget.Label{Wrapping: fyne.TextWrapWord}
 	form := &widget.Form{Items: []*widget.FormItem{
@@ -82,7 +67,6 @@ func (p *providersPane) buildUI() fyne.CanvasObject {
 		{Text: "Context window", Widget: container.NewVBox(p.window, p.served), HintText: "tokens; compaction starts at 80% of it. A number here overrides the server's"},
 		{Text: "Thinking budget", Widget: p.think, HintText: fmt.Sprintf("Anthropic: tokens the model may think before answering (0 = off, else at least %d); other servers think on their own", llm.MinThinkingBudget)},
 		{Text: "Answer tokens", Widget: p.answer, HintText: "max_tokens of one answer; a longer answer is marked truncated with Continue"},
-		{Text: "Approvals", Widget: p.policy},
 		{Text: "Ralph rounds", Widget: p.rounds, HintText: fmt.Sprintf("default for /ralph (1–%d)", agent.MaxRalphRounds)},
 	}}
 	buttons := container.NewHBox(
@@ -96,7 +80,7 @@ func (p *providersPane) buildUI() fyne.CanvasObject {
 func (p *providersPane) shown() {
 	background(p.u, func(ctx context.Context) (providerState, error) {
 		ps, _, err := agent.LoadProvider(ctx, p.u.d.DB)
-		return providerState{ps, agent.LoadPolicy(ctx, p.u.d.DB), agent.LoadRalphRounds(ctx, p.u.d.DB)}, err
+		return providerState{ps, agent.LoadRalphRounds(ctx, p.u.d.DB)}, err
 	}, func(s providerState, err error) {
 		if err != nil {
 			p.status.SetText(err.Error())
@@ -104,18 +88,12 @@ func (p *providersPane) shown() {
 		}
 		p.fill(s.settings)
 		p.showServedWindow()
-		for _, l := range policyLabels {
-			if l.policy == s.policy {
-				p.policy.SetSelected(l.label)
-			}
-		}
 		p.rounds.SetText(strconv.Itoa(s.rounds))
 	})
 }
 
 type providerState struct {
 	settings agent.ProviderSettings
-	policy   agent.Policy
 	rounds   int
 }
 
@@ -197,20 +175,11 @@ func (p *providersPane) onSave() {
 		p.status.SetText(fmt.Sprintf("Not saved: Ralph rounds must be a number from 1 to %d", agent.MaxRalphRounds))
 		return
 	}
-	policy := agent.PolicyAsk
-	for _, l := range policyLabels {
-		if l.label == p.policy.Selected {
-			policy = l.policy
-		}
-	}
 	background(p.u, func(ctx context.Context) (struct{}, error) {
 		if err := agent.SaveProvider(ctx, p.u.d.DB, s); err != nil {
 			return struct{}{}, err
 		}
-		if err := agent.SaveRalphRounds(ctx, p.u.d.DB, rounds); err != nil {
-			return struct{}{}, err
-		}
-		return struct{}{}, agent.SavePolicy(ctx, p.u.d.DB, policy)
+		return struct{}{}, agent.SaveRalphRounds(ctx, p.u.d.DB, rounds)
 	}, func(_ struct{}, err error) {
 		if err != nil {
 			p.status.SetText("Not saved: " + err.Error())

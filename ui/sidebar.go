@@ -28,7 +28,7 @@ func (c *chatView) buildSidebar() fyne.CanvasObject {
 		UpdateItem: func(id widget.ListItemID, o fyne.CanvasObject) {
 			l, r := o.(*widget.Label), c.rows[id]
 			if r.heading != "" {
-				l.Text, l.TextStyle, l.Importance = r.heading, fyne.TextStyle{Bold: true}, widget.LowImportance
+				l.Text, l.TextStyle, l.Importance = r.heading, fyne.TextStyle{Bold: true}, widget.MediumImportance
 			} else {
 				l.Text, l.TextStyle, l.Importance = c.sessions[r.index].Title, fyne.TextStyle{}, widget.MediumImportance
 			}

@@ -23,8 +23,8 @@ func newSkillsPane(u *UI) *skillsPane { return &skillsPane{u: u} }
 
 func (s *skillsPane) buildUI() fyne.CanvasObject {
 	s.list = &widget.Label{Wrapping: fyne.TextWrapWord}
-	intro := &widget.Label{Wrapping: fyne.TextWrapWord, Importance: widget.LowImportance,
-		Text: "Skills come from ~/.agents/skills, the project's .agents/skills, and enabled extensions, in that order: when two share a name, the first wins."}
+	intro := newSecondaryLabel("Skills come from ~/.agents/skills, the project's .agents/skills, and enabled extensions, in that order: when two share a name, the first wins.",
+		fyne.TextWrapWord)
 	return container.NewBorder(container.NewVBox(widget.NewLabelWithStyle("Skills", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), intro),
 		nil, nil, nil, container.NewVScroll(s.list))
 }

@@ -31,7 +31,7 @@ type transcriptView struct {
 	rounds  map[string]*item // Ralph rounds by child session
 	live    *item            // the assistant message still streaming
 	list    *widget.List
-	hint    *widget.Label
+	hint    *secondaryLabel
 	heights map[widget.ListItemID]float32
 	width   float32
 	owner   map[fyne.CanvasObject]*fyne.Container
@@ -56,6 +56,7 @@ type item struct {
 	open   map[int]bool // expanded parts
 	child  []agent.Entry
 	obj    fyne.CanvasObject
+	md     *markdown.Stream // the live row's Markdown, kept across frames
 }
 
 func newTranscriptView(c *chatView) *transcriptView {
@@ -67,7 +68,9 @@ func newTranscriptView(c *chatView) *transcriptView {
 		CreateItem: func() fyne.CanvasObject { return container.NewStack(widget.NewLabel("")) },
 		UpdateItem: t.update,
 	}
-	t.hint = &widget.Label{Alignment: fyne.TextAlignCenter, Wrapping: fyne.TextWrapWord, Importance: widget.LowImportance}
+	t.hint = &secondaryLabel{Alignment: fyne.TextAlignCenter}
+	t.hint.Wrapping, t.hint.Scroll = fyne.TextWrapWord, fyne.ScrollNone
+	t.hint.ExtendBaseWidget(t.hint)
 	t.rowMin = t.list.CreateItem().MinSize().Height
 	return t
 }
@@ -234,8 +237,8 @@ func (t *transcriptView) addChild(e agent.Entry) bool {
 	return true
 }
 
-// setStream shows the message being written (plain text until it is
-// complete; the stored entry is then rendered as Markdown once).
+// setStream shows the message being written (its completed blocks as
+// Markdown, the open one as text; the stored entry replaces it at the end).
 func (t *transcriptView) setStream(s agent.Stream) {
 	if !s.Active {
 		if t.live != nil {
@@ -344,6 +347,18 @@ func (t *transcriptView) update(id widget.ListItemID, o fyne.CanvasObject) {
 	}
 }
 
+// rerender drops every row's rendering, so rows are built again (after a
+// theme change: bubbles and panels hold the colours they were built with).
+func (t *transcriptView) rerender() {
+	for _, it := range t.items {
+		it.obj = nil
+	}
+	if t.live != nil {
+		t.live.obj, t.live.md = nil, nil
+	}
+	t.list.Refresh()
+}
+
 // toggle expands or collapses part of a row.
 func (t *transcriptView) toggle(id widget.ListItemID, it *item, part int) {
 	it.open[part] = !it.open[part]
@@ -388,28 +403,57 @@ func (t *transcriptView) renderUser(id widget.ListItemID, it *item) fyne.CanvasO
 	return box
 }
 
+// selectPart is the open-map key of a message shown as selectable text.
+const selectPart = -1
+
 func (t *transcriptView) renderAssistant(id widget.ListItemID, it *item) fyne.CanvasObject {
 	box := container.NewVBox()
+	text := it.entry.Message().Text()
+	var copyBtn *markdown.CopyButton
+	if strings.TrimSpace(text) != "" {
+		copyBtn = markdown.NewCopyButton("", func() string { return text }, t.copy, t.c.u.d.Do)
+	}
+	selecting := it.open[selectPart] && copyBtn != nil
+	var selectable fyne.CanvasObject // the whole text, where its first part was
+	if selecting {
+		selectable = newSelectableText(text, copyBtn.ShowCopied)
+	}
 	for i, p := range it.entry.Parts {
 		switch p.Kind {
 		case llm.PartReasoning:
 			if p.Text == "" && p.Redacted != "" {
-				box.Add(&widget.Label{Text: "Thinking (encrypted by the provider, not shown)", Importance: widget.LowImportance})
+				box.Add(newSecondaryLabel("Thinking (encrypted by the provider, not shown)", fyne.TextWrapOff))
 				continue
 			}
 			box.Add(t.expander(id, it, i, theme.QuestionIcon(), "Thinking", p.Text))
 		case llm.PartText:
-			box.Add(markdown.Render(p.Text, markdown.Options{Copy: t.copy, OpenURL: t.c.u.d.OpenURL}))
+			switch {
+			case !selecting:
+				box.Add(markdown.Render(p.Text, t.markdownOptions()))
+			case selectable != nil:
+				box.Add(selectable)
+				selectable = nil
+			}
 		case llm.PartToolCall:
-			box.Add(t.expander(id, it, i, theme.ComputerIcon(), "tool: "+describeCall(p), prettyArgs(p.Args)))
+			box.Add(t.toolCall(id, it, i, p))
 		}
 	}
-	if text := it.entry.Message().Text(); strings.TrimSpace(text) != "" {
-		// The whole answer as Markdown, as chat apps offer under each reply.
-		box.Add(container.NewHBox(&widget.Button{Icon: theme.ContentCopyIcon(), Importance: widget.LowImportance,
-			OnTapped: func() { t.copy(text) }}))
+	if copyBtn != nil {
+		// The whole answer as Markdown, as chat apps offer under each
+		// reply, and a switch to its text for selecting part of it.
+		box.Add(container.NewHBox(copyBtn, t.selectButton(id, it, selecting)))
 	}
 	return box
+}
+
+// selectButton switches a message between its rendering and selectable
+// text.
+func (t *transcriptView) selectButton(id widget.ListItemID, it *item, selecting bool) *widget.Button {
+	label, icon := "Select text", theme.VisibilityIcon()
+	if selecting {
+		label, icon = "Done selecting", theme.ConfirmIcon()
+	}
+	return &widget.Button{Text: label, Icon: icon, Importance: widget.LowImportance, OnTapped: func() { t.toggle(id, it, selectPart) }}
 }
 
 func (t *transcriptView) renderTool(id widget.ListItemID, it *item) fyne.CanvasObject {
@@ -434,7 +478,11 @@ func (t *transcriptView) renderLive(id widget.ListItemID, it *item) fyne.CanvasO
 		box.Add(t.expander(id, it, 0, theme.QuestionIcon(), fmt.Sprintf("Thinking… (%d characters)", len(it.stream.Reasoning)), it.stream.Reasoning))
 	}
 	if it.stream.Text != "" {
-		box.Add(markdown.Plain(it.stream.Text))
+		if it.md == nil {
+			it.md = markdown.NewStream(t.markdownOptions())
+		}
+		it.md.Update(it.stream.Text)
+		box.Add(it.md.Object())
 	}
 	return box
 }
@@ -454,13 +502,13 @@ func (t *transcriptView) renderHost(id widget.ListItemID, it *item) fyne.CanvasO
 	case agent.HostError:
 		return &widget.Label{Text: "⚠ " + h.Text, Wrapping: fyne.TextWrapWord, Importance: widget.DangerImportance}
 	case agent.HostCompaction:
-		return container.NewVBox(widget.NewSeparator(), &widget.Label{Text: "⇣ " + h.Text, Wrapping: fyne.TextWrapWord, Importance: widget.LowImportance}, widget.NewSeparator())
+		return container.NewVBox(widget.NewSeparator(), newSecondaryLabel("⇣ "+h.Text, fyne.TextWrapWord), widget.NewSeparator())
 	case agent.HostRalph:
 		return t.renderRound(id, it)
 	case agent.HostTruncated:
 		return t.truncated(h)
 	}
-	return &widget.Label{Text: h.Text, Wrapping: fyne.TextWrapWord, Importance: widget.LowImportance}
+	return newSecondaryLabel(h.Text, fyne.TextWrapWord)
 }
 
 // truncated marks an answer cut at the output limit, with a Continue
@@ -531,8 +579,27 @@ func childLine(e agent.Entry) string {
 	return ""
 }
 
+// toolCall is a call's row: an edit or write expands to its diff, as it
+// was approved, other calls to their arguments.
+func (t *transcriptView) toolCall(id widget.ListItemID, it *item, part int, p llm.Part) fyne.CanvasObject {
+	title := "tool: " + describeCall(p)
+	if diff := editDiff(p.Name, p.Args); diff != "" {
+		return t.expanderOf(id, it, part, theme.DocumentCreateIcon(), title, func() fyne.CanvasObject { return diffBlock(diff) })
+	}
+	return t.expander(id, it, part, theme.ComputerIcon(), title, prettyArgs(p.Args))
+}
+
 // expander is a collapsed one-line row that shows its body when tapped.
 func (t *transcriptView) expander(id widget.ListItemID, it *item, part int, icon fyne.Resource, title, body string) fyne.CanvasObject {
+	if body == "" {
+		return t.expanderOf(id, it, part, icon, title, nil)
+	}
+	return t.expanderOf(id, it, part, icon, title, func() fyne.CanvasObject { return monoBlock(body) })
+}
+
+// expanderOf is an expander whose body is built when it is open; nil: no
+// body.
+func (t *transcriptView) expanderOf(id widget.ListItemID, it *item, part int, icon fyne.Resource, title string, body func() fyne.CanvasObject) fyne.CanvasObject {
 	open := it.open[part]
 	arrow := "▸ "
 	if open {
@@ -540,10 +607,22 @@ func (t *transcriptView) expander(id widget.ListItemID, it *item, part int, icon
 	}
 	btn := &widget.Button{Text: arrow + title, Icon: icon, Alignment: widget.ButtonAlignLeading, Importance: widget.LowImportance,
 		OnTapped: func() { t.toggle(id, it, part) }}
-	if !open || body == "" {
+	if !open || body == nil {
 		return btn
 	}
-	return container.NewVBox(btn, monoBlock(body))
+	return container.NewVBox(btn, body())
+}
+
+// markdownOptions connects rendered messages to the window: clipboard,
+// links, the do seam, and the transcript's scroller for vertical wheel
+// movement over code blocks (which scroll sideways).
+func (t *transcriptView) markdownOptions() markdown.Options {
+	return markdown.Options{Copy: t.copy, OpenURL: t.c.u.d.OpenURL, Do: t.c.u.d.Do, ScrollOn: t.scrollBy}
+}
+
+// scrollBy scrolls the transcript by a wheel event's vertical movement.
+func (t *transcriptView) scrollBy(ev *fyne.ScrollEvent) {
+	t.list.ScrollToOffset(t.list.GetScrollOffset() - ev.Scrolled.DY)
 }
 
 func (t *transcriptView) copy(text string) {

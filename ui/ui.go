@@ -88,6 +88,8 @@ type UI struct {
 	main  fyne.Window
 	chat  *chatView
 	prefs *prefsWindow
+	// appearance is the View › Appearance choice: "", "light" or "dark".
+	appearance string
 	// work counts the goroutines doing slow calls for the views, so Close
 	// can let them finish (they all take u.ctx) before the services close.
 	work      sync.WaitGroup
@@ -102,10 +104,15 @@ func New(d Deps) *UI {
 	d.withDefaults()
 	u := &UI{d: d}
 	u.ctx, u.stop = context.WithCancel(context.Background())
+	st := u.loadWindowState()
+	u.appearance = st.appearance
+	u.applyAppearance(st.appearance)
 	u.main = d.App.NewWindow(Title)
-	u.main.Resize(fyne.NewSize(1100, 720))
+	u.main.Resize(st.size)
 	u.chat = newChatView(u)
 	u.main.SetContent(u.chat.buildUI())
+	u.chat.split.Offset = st.sidebar
+	u.main.SetMainMenu(u.mainMenu())
 	u.chat.installShortcuts()
 	u.main.SetMaster()
 	u.main.SetOnClosed(u.Close)
@@ -131,10 +138,12 @@ func (u *UI) ShowPreferences(section string) {
 // cancelled) so nothing touches the database or data folder afterwards.
 //
 // It runs once, however often it is called: from the main window's close
-// and again after the run loop returns; it touches no window.
+// and again after the run loop returns; it changes no window (it reads
+// the window's size and sidebar width to remember them).
 func (u *UI) Close() { u.closeOnce.Do(u.shutdown) }
 
 func (u *UI) shutdown() {
+	u.saveWindowState()
 	u.stop()
 	u.chat.closeSessionAndWait()
 	if u.prefs != nil {

@@ -11,25 +11,16 @@ import (
 	"github.com/yuin/goldmark/text"
 )
 
-// codeBlock shows code in monospace on a tinted panel, headed by its
-// language and a copy button.
-//
-// Long lines are clipped at the panel edge rather than put in a horizontal
-// scroller: Fyne hands wheel events to the innermost Scrollable and never
-// passes them on, so a scroller per block would stall the transcript's
-// vertical scrolling whenever the pointer crossed a code block. The copy
-// button still yields the full text. Clipping rather than an ellipsis
-// because RichText re-shapes every line to place an ellipsis on each
-// layout, which more than doubles the layout time of a long answer
-// (BenchmarkRenderAndLayout).
+// codeBlock shows code in monospace, highlighted by language, on a tinted
+// panel headed by its language and a copy button. Long lines scroll
+// sideways rather than wrap: code keeps its shape.
 func (b *builder) codeBlock(n ast.Node, language string) fyne.CanvasObject {
 	code := trimFinalNewline(linesText(n.Lines(), b.source))
-	body := widget.NewRichText(&widget.TextSegment{Style: widget.RichTextStyleCodeBlock, Text: code})
-	body.Truncation = fyne.TextTruncateClip
+	body := widget.NewRichText(highlight(code, language)...)
 
-	var content fyne.CanvasObject = body
+	var content fyne.CanvasObject = newCodeScroll(body, b.scrollOn)
 	if header := b.codeHeader(code, language); header != nil {
-		content = container.NewBorder(header, nil, nil, nil, body)
+		content = container.NewBorder(header, nil, nil, nil, content)
 	}
 	panel := newSurface(theme.ColorNameInputBackground, theme.SizeNameInputRadius, fyne.Size{})
 	return container.NewStack(panel, container.NewPadded(content))
@@ -45,12 +36,7 @@ func (b *builder) codeHeader(code, language string) fyne.CanvasObject {
 		label = widget.NewRichText(&widget.TextSegment{Style: style, Text: language})
 	}
 	if b.copyCode != nil {
-		copyCode := b.copyCode
-		copyButton = &widget.Button{
-			Icon:       theme.ContentCopyIcon(),
-			Importance: widget.LowImportance,
-			OnTapped:   func() { copyCode(code) },
-		}
+		copyButton = NewCopyButton("", func() string { return code }, b.copyCode, b.do)
 	}
 	if label == nil && copyButton == nil {
 		return nil

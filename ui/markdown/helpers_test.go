@@ -142,15 +142,30 @@ func listMarkers(root fyne.CanvasObject) [][]string {
 	return lists
 }
 
-// codeSegments returns the code-block segments below root.
+// codeSegments returns one segment per code block below root, holding the
+// block's whole text (highlighting splits it into runs by colour): a code
+// block is a RichText of monospace segments only.
 func codeSegments(root fyne.CanvasObject) []*widget.TextSegment {
 	var found []*widget.TextSegment
-	for _, s := range segments(root) {
-		if ts, ok := s.(*widget.TextSegment); ok && ts.Style == widget.RichTextStyleCodeBlock {
-			found = append(found, ts)
+	for _, rt := range all[*widget.RichText](root) {
+		if text, ok := codeText(rt); ok {
+			found = append(found, &widget.TextSegment{Text: text, Style: widget.RichTextStyleCodeBlock})
 		}
 	}
 	return found
+}
+
+// codeText joins the segments of a RichText made only of monospace text.
+func codeText(rt *widget.RichText) (string, bool) {
+	var sb strings.Builder
+	for _, s := range rt.Segments {
+		ts, ok := s.(*widget.TextSegment)
+		if !ok || !ts.Style.TextStyle.Monospace {
+			return "", false
+		}
+		sb.WriteString(ts.Text)
+	}
+	return sb.String(), len(rt.Segments) > 0
 }
 
 func absX(o fyne.CanvasObject) float32 {

@@ -3,8 +3,8 @@
 // Render parses a finished message once with goldmark (CommonMark plus the
 // GFM table, strikethrough and autolink extensions) and builds headings,
 // paragraphs, lists, block quotes, code blocks with a copy button and tables
-// from stock widgets. Plain is the cheap stand-in for a message that is still
-// streaming, so the transcript can repaint at ~30 Hz without re-parsing.
+// from stock widgets. Stream shows a message that is still streaming: its
+// completed blocks rendered, the block being written as text.
 //
 // Fyne's own RichText.ParseMarkdown is not enough for a chat transcript:
 // it enables no GFM extensions (tables, strikethrough and bare URLs show as
@@ -21,7 +21,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/widget"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/parser"
@@ -35,6 +34,12 @@ type Options struct {
 	Copy func(text string)
 	// OpenURL opens a tapped link. Nil uses fyne.CurrentApp().OpenURL.
 	OpenURL func(*url.URL) error
+	// ScrollOn receives the vertical wheel movement over a code block
+	// (which scrolls sideways itself): the transcript's scroller.
+	ScrollOn func(*fyne.ScrollEvent)
+	// Do runs a change on the UI goroutine (a copy button's "Copied"
+	// going back); nil: fyne.Do.
+	Do func(func())
 }
 
 // markdownParser is built once: a goldmark parser holds no per-document
@@ -55,18 +60,11 @@ var newlines = strings.NewReplacer("\r\n", "\n", "\r", "\n")
 func Render(src string, opts Options) fyne.CanvasObject {
 	source := []byte(newlines.Replace(src))
 	doc := markdownParser.Parse(text.NewReader(source))
-	b := &builder{source: source, copyCode: opts.Copy, openURL: opts.OpenURL}
+	b := &builder{source: source, copyCode: opts.Copy, openURL: opts.OpenURL, scrollOn: opts.ScrollOn, do: opts.Do}
 	if b.openURL == nil {
 		b.openURL = openWithApp
 	}
 	return container.NewVBox(b.blocks(doc)...)
-}
-
-// Plain shows src verbatim in a word-wrapping label. It is meant for a
-// message that is still streaming: cheap enough to rebuild on every repaint,
-// with the final text parsed once by Render.
-func Plain(src string) fyne.CanvasObject {
-	return &widget.Label{Text: src, Wrapping: fyne.TextWrapWord}
 }
 
 func openWithApp(u *url.URL) error {
@@ -78,5 +76,7 @@ type builder struct {
 	source    []byte
 	copyCode  func(string)
 	openURL   func(*url.URL) error
+	scrollOn  func(*fyne.ScrollEvent)
+	do        func(func())
 	listDepth int
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -217,7 +218,8 @@ func TestRenderCodeBlocks(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var copied []string
-			obj := renderShown(t, tt.src, Options{Copy: func(s string) { copied = append(copied, s) }})
+			// Do drops the "Copied" revert: TestCopyButtonSaysCopied covers it.
+			obj := renderShown(t, tt.src, Options{Copy: func(s string) { copied = append(copied, s) }, Do: func(func()) {}})
 			codes := codeSegments(obj)
 			if len(codes) != 1 || codes[0].Text != tt.code {
 				t.Fatalf("code segments = %q, want one showing %q", textsOf(codes), tt.code)
@@ -247,19 +249,90 @@ func TestCodeBlockWithoutCopyHasNoButton(t *testing.T) {
 	}
 }
 
-func TestLongCodeLinesDoNotWiden(t *testing.T) {
+// TestLongCodeLinesScrollSideways: a long line neither widens the message
+// nor is cut: its block scrolls sideways, and vertical wheel movement over
+// it goes on to the transcript.
+func TestLongCodeLinesScrollSideways(t *testing.T) {
 	test.NewTempApp(t)
 	long := strings.Repeat("x", 2000)
-	obj := Render("```\n"+long+"\n```", Options{})
+	var passedOn []float32
+	obj := Render("```\n"+long+"\n```", Options{ScrollOn: func(ev *fyne.ScrollEvent) { passedOn = append(passedOn, ev.Scrolled.DY) }})
 	const width = 300
 	show(t, obj, width)
 	if min := obj.MinSize().Width; min >= width {
 		t.Errorf("min width = %v with a 2000-character line, want below %v", min, width)
 	}
-	for _, text := range all[*canvas.Text](obj) {
-		if strings.HasPrefix(text.Text, "xxx") && (len(text.Text) == len(long) || text.Size().Width > width) {
-			t.Errorf("long line shown as %d characters, %v wide, want it clipped to the window", len(text.Text), text.Size().Width)
+	scrolls := all[*codeScroll](obj)
+	if len(scrolls) != 1 {
+		t.Fatalf("got %d code scrollers, want 1", len(scrolls))
+	}
+	s := scrolls[0]
+	if s.Size().Width > width || s.Content.Size().Width <= width {
+		t.Fatalf("scroller %v wide showing %v, want the window's width showing more", s.Size().Width, s.Content.Size().Width)
+	}
+	s.Scrolled(&fyne.ScrollEvent{Scrolled: fyne.Delta{DX: -120}})
+	if s.Offset.X <= 0 {
+		t.Errorf("offset after a sideways scroll = %v, want > 0", s.Offset.X)
+	}
+	s.Scrolled(&fyne.ScrollEvent{Scrolled: fyne.Delta{DY: -40}})
+	if len(passedOn) != 1 || passedOn[0] != -40 {
+		t.Errorf("vertical wheel passed on = %v, want [-40]", passedOn)
+	}
+}
+
+// TestCodeIsHighlighted: a fenced block with a known language is coloured
+// by token with theme colours; an unknown one stays plain.
+func TestCodeIsHighlighted(t *testing.T) {
+	obj := renderShown(t, "```go\n// say hi\nfunc main() { println(\"hi\", 42) }\n```", Options{})
+	want := map[string]fyne.ThemeColorName{
+		"// say hi": theme.ColorNamePlaceHolder,
+		"func":      theme.ColorNameError,
+		"main":      theme.ColorNamePrimary,
+		`"hi"`:      theme.ColorNameSuccess,
+		"42":        theme.ColorNameWarning,
+	}
+	for text, color := range want {
+		if got := colorAt(t, obj, text); got != color {
+			t.Errorf("%q drawn in %q, want %q", text, got, color)
 		}
+	}
+	if got := codeSegments(obj)[0].Text; got != "// say hi\nfunc main() { println(\"hi\", 42) }" {
+		t.Errorf("code = %q", got)
+	}
+	plain := renderShown(t, "```nosuchlanguage\nfunc main()\n```", Options{})
+	if got := colorAt(t, plain, "func"); got != theme.ColorNameForeground {
+		t.Errorf("unknown language: %q drawn in %q", "func", got)
+	}
+}
+
+// colorAt is the colour of the code segment holding text.
+func colorAt(t *testing.T, root fyne.CanvasObject, text string) fyne.ThemeColorName {
+	t.Helper()
+	for _, s := range segments(root) {
+		if ts, ok := s.(*widget.TextSegment); ok && ts.Style.TextStyle.Monospace && strings.Contains(ts.Text, text) {
+			return ts.Style.ColorName
+		}
+	}
+	t.Fatalf("no code segment holds %q", text)
+	return ""
+}
+
+// TestCopyButtonSaysCopied: a tap copies and says so, then the button goes
+// back to its icon.
+func TestCopyButtonSaysCopied(t *testing.T) {
+	defer func(d time.Duration) { CopiedFor = d }(CopiedFor)
+	CopiedFor = 10 * time.Millisecond
+	var copied []string
+	done := make(chan func(), 1)
+	obj := renderShown(t, "```\nls -l\n```", Options{Copy: func(s string) { copied = append(copied, s) }, Do: func(f func()) { done <- f }})
+	b := copyButtons(obj)[0]
+	test.Tap(b)
+	if len(copied) != 1 || copied[0] != "ls -l" || b.Text != "Copied" {
+		t.Fatalf("after a tap: copied %q, button says %q", copied, b.Text)
+	}
+	(<-done)()
+	if b.Text != "" || b.Icon.Name() != theme.ContentCopyIcon().Name() {
+		t.Errorf("afterwards the button says %q with icon %s", b.Text, b.Icon.Name())
 	}
 }
 
@@ -273,9 +346,9 @@ func languageLabels(root fyne.CanvasObject) []string {
 	return labels
 }
 
-func copyButtons(root fyne.CanvasObject) []*widget.Button {
-	var buttons []*widget.Button
-	for _, b := range all[*widget.Button](root) {
+func copyButtons(root fyne.CanvasObject) []*CopyButton {
+	var buttons []*CopyButton
+	for _, b := range all[*CopyButton](root) {
 		if b.Icon != nil && b.Icon.Name() == theme.ContentCopyIcon().Name() {
 			buttons = append(buttons, b)
 		}
@@ -377,32 +450,6 @@ func TestRenderEmpty(t *testing.T) {
 		if n := len(renderShown(t, src, Options{}).(*fyne.Container).Objects); n != 0 {
 			t.Errorf("Render(%q) has %d blocks, want none", src, n)
 		}
-	}
-}
-
-func TestPlain(t *testing.T) {
-	test.NewTempApp(t)
-	raw := "**not bold** and `not code` in a line long enough that it has to wrap"
-	obj := Plain(raw)
-	const width = 160
-	show(t, obj, width)
-
-	label, ok := obj.(*widget.Label)
-	if !ok || label.Text != raw || label.Wrapping != fyne.TextWrapWord {
-		t.Fatalf("Plain = %#v, want a word-wrapping label with the raw text", obj)
-	}
-	var lines []string
-	for _, text := range all[*canvas.Text](obj) {
-		lines = append(lines, text.Text)
-		if text.Position().X+text.Size().Width > width {
-			t.Errorf("line %q is wider than the window", text.Text)
-		}
-	}
-	if len(lines) < 2 {
-		t.Errorf("shown as %d line(s), want it wrapped", len(lines))
-	}
-	if got := strings.Join(lines, " "); got != raw {
-		t.Errorf("shown text %q, want %q", got, raw)
 	}
 }
 

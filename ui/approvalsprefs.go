@@ -1,0 +1,81 @@
+package ui
+
+import (
+	"context"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/agentdesk/agentdesk/agent"
+)
+
+// policyLabels are the approval policies as the Approvals section offers
+// them, safest first.
+var policyLabels = []struct {
+	policy agent.Policy
+	label  string
+}{
+	{agent.PolicyAsk, "Ask before every edit and command"},
+	{agent.PolicyAutoEdits, "Allow edits inside the project; ask for commands"},
+	{agent.PolicyNever, "Never ask (the agent runs everything)"},
+}
+
+// approvalsPane is Preferences › Approvals: when the agent asks before a
+// tool call. A choice is saved at once and applies from the next call.
+type approvalsPane struct {
+	u       *UI
+	policy  *widget.RadioGroup
+	status  *widget.Label
+	loading bool // set while shown() fills the choice: no save
+}
+
+func newApprovalsPane(u *UI) *approvalsPane { return &approvalsPane{u: u} }
+
+func (a *approvalsPane) buildUI() fyne.CanvasObject {
+	var labels []string
+	for _, l := range policyLabels {
+		labels = append(labels, l.label)
+	}
+	a.policy = &widget.RadioGroup{Options: labels, Required: true, OnChanged: a.onChanged}
+	a.status = &widget.Label{Wrapping: fyne.TextWrapWord}
+	intro := newSecondaryLabel("The agent asks before the tool calls you choose here: the dialog shows the diff of an edit or the exact command, "+
+		"and offers Allow once, Always allow for this session, and Deny. Extensions can never approve anything.", fyne.TextWrapWord)
+	return container.NewVBox(widget.NewLabelWithStyle(sectionApprovals, fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
+		intro, a.policy, a.status)
+}
+
+func (a *approvalsPane) shown() {
+	background(a.u, func(ctx context.Context) (agent.Policy, error) {
+		return agent.LoadPolicy(ctx, a.u.d.DB), nil
+	}, func(p agent.Policy, _ error) {
+		a.loading = true
+		defer func() { a.loading = false }()
+		for _, l := range policyLabels {
+			if l.policy == p {
+				a.policy.SetSelected(l.label)
+			}
+		}
+	})
+}
+
+func (a *approvalsPane) onChanged(label string) {
+	if a.loading {
+		return
+	}
+	policy := agent.PolicyAsk
+	for _, l := range policyLabels {
+		if l.label == label {
+			policy = l.policy
+		}
+	}
+	background(a.u, func(ctx context.Context) (struct{}, error) {
+		return struct{}{}, agent.SavePolicy(ctx, a.u.d.DB, policy)
+	}, func(_ struct{}, err error) {
+		if err != nil {
+			a.status.SetText("Not saved: " + err.Error())
+			return
+		}
+		a.status.SetText("Saved. The next tool call follows it.")
+	})
+}
