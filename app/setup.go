@@ -67,6 +67,7 @@ func openCore(ctx context.Context) (*core, error) {
 		c.logF.Close()
 		return nil, err
 	}
+	db.UseKeyring() // API keys typed into Preferences: the OS keyring, else a private file
 	c.db = db
 	c.exts, err = extensions.NewManager(ctx, db, c.paths.Extensions(), extensions.WithLogger(c.log))
 	if err != nil {
