@@ -54,6 +54,9 @@ type Config struct {
 	// nil: DefaultStopHookLimit.
 	StopHookLimit func() int
 	CommandEnv    []string // environment of run_command; nil: the app's
+	// ContextCap bounds one turn's extension context, in bytes; nil:
+	// DefaultContextCap.
+	ContextCap func() int
 	// TranscriptDir holds each chat session's JSONL transcript for hooks
 	// (transcript_path); "" keeps none.
 	TranscriptDir string

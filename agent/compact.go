@@ -53,7 +53,9 @@ func (s *Session) compact(ctx context.Context, keepFrom int64, c compaction) err
 	pre := s.a.cfg.Lifecycle.PreCompact(s.reporting(ctx), lifecycle.CompactEvent{SessionID: s.info.ID, ProjectDir: s.project, TranscriptPath: s.transcriptPath(),
 		Trigger: c.trigger, CustomInstructions: c.instructions})
 	s.notices(ctx, pre.Notices)
-	summary, err := s.summarize(ctx, prevSummary, old, c.instructions, pre.Blocks)
+	extra, dropped, _ := fitBlocks(pre.Blocks, s.contextCap())
+	s.droppedNotice(ctx, dropped, "the compaction request")
+	summary, err := s.summarize(ctx, prevSummary, old, c.instructions, extra)
 	if err != nil {
 		return fmt.Errorf("compact: %w", err)
 	}

@@ -55,12 +55,7 @@ func (s *Session) system() string {
 	enabled := s.a.cfg.Lifecycle.Enabled()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var blocks []lifecycle.ContextBlock
-	for _, id := range enabled {
-		if b, ok := s.blocks[id]; ok {
-			blocks = append(blocks, b)
-		}
-	}
+	blocks, _ := s.sessionBlocks(enabled)
 	return systemPrompt{Project: s.project, Agents: s.agents, Skills: catalog.Prompt(), Summary: s.summary, Extension: blocks}.String()
 }
 
@@ -93,6 +88,11 @@ func (s *Session) sessionStart(ctx context.Context, source string) {
 	for _, b := range res.Blocks {
 		s.keepSessionBlock(ctx, b)
 	}
+	enabled := s.a.cfg.Lifecycle.Enabled()
+	s.mu.Lock()
+	_, dropped := s.sessionBlocks(enabled)
+	s.mu.Unlock()
+	s.droppedNotice(ctx, dropped, "the system prompt")
 	s.bus.Publish(Event{Kind: EventStatus, Session: s.info.ID})
 }
 

@@ -65,7 +65,7 @@ func (s *Session) preToolUse(ctx context.Context, tool tools.Tool, call llm.Part
 	g := guardedCall{args: args, preview: p}
 	v := s.a.cfg.Lifecycle.PreToolUse(s.reporting(ctx), s.toolEvent(call.Name, call.CallID, args))
 	s.notices(ctx, v.Notices)
-	g.context = v.Blocks
+	g.context = s.budget(ctx, v.Blocks)
 	if v.Blocked() {
 		s.host(ctx, Host{Kind: HostNotice, Source: v.Reasons[0].Source, Label: v.Reasons[0].Label, Event: lifecycle.EventPreToolUse,
 			Text: "denied " + s.tools.Describe(call.Name, args) + ": " + noticeReasons(v.Verdict)})
@@ -122,11 +122,11 @@ func (s *Session) postToolUse(ctx context.Context, name, callID string, g guarde
 	ev.Response = tools.ClaudeResponse(name, ev.Input, res)
 	v := s.a.cfg.Lifecycle.PostToolUse(s.reporting(ctx), ev)
 	s.notices(ctx, v.Notices)
-	blocks := append(g.context, v.Blocks...)
+	post := v.Blocks
 	for _, r := range v.Reasons {
-		blocks = append(blocks, lifecycle.ContextBlock{Source: r.Source, Event: lifecycle.EventPostToolUse, Text: r.Text})
+		post = append(post, lifecycle.ContextBlock{Source: r.Source, Event: lifecycle.EventPostToolUse, Text: r.Text})
 	}
-	return withFeedback(res, blocks)
+	return withFeedback(res, append(g.context, s.budget(ctx, post)...))
 }
 
 // withFeedback appends hook context to a tool result, each block wrapped

@@ -271,3 +271,56 @@ func TestToolEventsUseClaudeCodeNames(t *testing.T) {
 		t.Fatalf("PreToolUse event = %+v (input %v)", ev, in)
 	}
 }
+
+// Extension context past the per-turn cap is dropped whole, later
+// extensions first, and the chat says which; what fits is sent.
+func TestExtensionContextCapPerTurn(t *testing.T) {
+	e := newEnv(t)
+	e.life.setEnabled("a", "b", "c")
+	big := strings.Repeat("x", 30<<10)
+	e.life.prompt = func(lifecycle.PromptEvent) lifecycle.HookResult {
+		return lifecycle.HookResult{Blocks: []lifecycle.ContextBlock{
+			{Source: "a", Event: lifecycle.EventUserPromptSubmit, Text: big},
+			{Source: "b", Event: lifecycle.EventUserPromptSubmit, Text: big},
+			{Source: "c", Event: lifecycle.EventUserPromptSubmit, Text: big}}}
+	}
+	e.file("n.txt", "hi")
+	e.life.postTool = func(lifecycle.ToolEvent) lifecycle.Verdict {
+		v := lifecycle.Verdict{}
+		v.Blocks = []lifecycle.ContextBlock{{Source: "c", Event: lifecycle.EventPostToolUse, Text: strings.Repeat("y", 5<<10)}}
+		return v
+	}
+	e.server.Push(llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "read_file", Args: `{"path":"n.txt"}`}}}, llmtest.Reply{Text: "ok"})
+	s := e.newSession()
+	e.send(s, "go")
+	req := e.server.WaitRequests(t, 2)[1]
+	prompt := joined(req.Messages[0])
+	if !strings.Contains(prompt, `source="a"`) || !strings.Contains(prompt, `source="b"`) || strings.Contains(prompt, `source="c"`) {
+		t.Fatalf("two 30 KiB blocks fit in 64 KiB, the third must be left out")
+	}
+	if res := toolResults(req)[0]; strings.Contains(res, "yyyy") {
+		t.Fatal("the PostToolUse context passes the turn's cap and must be left out")
+	}
+	notes := strings.Join(hostTexts(s, HostNotice), "\n")
+	if !strings.Contains(notes, "c's UserPromptSubmit context (30 KiB)") || !strings.Contains(notes, "c's PostToolUse context (5 KiB)") ||
+		!strings.Contains(notes, "64 KiB cap") {
+		t.Fatalf("notices = %q", notes)
+	}
+}
+
+func TestFitBlocksDropsWholeBlocksInOrder(t *testing.T) {
+	b := func(src string, n int) lifecycle.ContextBlock {
+		return lifecycle.ContextBlock{Source: src, Text: strings.Repeat("x", n)}
+	}
+	kept, dropped, left := fitBlocks([]lifecycle.ContextBlock{b("a", 40), b("b", 70), b("c", 50), b("d", 10)}, 100)
+	var k, d []string
+	for _, x := range kept {
+		k = append(k, x.Source)
+	}
+	for _, x := range dropped {
+		d = append(d, x.Source)
+	}
+	if strings.Join(k, "") != "acd" || strings.Join(d, "") != "b" || left != 0 {
+		t.Fatalf("kept %v dropped %v left %d", k, d, left)
+	}
+}

@@ -43,6 +43,7 @@ type Session struct {
 	idle     chan struct{} // closed while no job runs
 	usage    Usage
 	titleSet bool
+	turnRoom int // bytes of extension context the running turn may still add
 }
 
 // thread is one model conversation: the session's main thread or a Ralph
@@ -276,6 +277,7 @@ func (s *Session) run(ctx context.Context, job string) {
 		s.sessionStart(ctx, source)
 		return
 	}
+	s.startTurnBudget() // every job (a prompt, a Ralph run) has its own room
 	if s.hostCommand(ctx, job) {
 		return
 	}

@@ -29,7 +29,7 @@ func (s *Session) turn(ctx context.Context, prompt string) {
 		TranscriptPath: s.transcriptPath(), PermissionMode: s.permissionMode(), Prompt: prompt})
 	s.bus.Publish(Event{Kind: EventStatus, Session: s.info.ID})
 	s.notices(ctx, res.Notices)
-	parts := append(contextParts(res.Blocks), llm.Part{Kind: llm.PartText, Text: sent})
+	parts := append(contextParts(s.budget(ctx, res.Blocks)), llm.Part{Kind: llm.PartText, Text: sent})
 	user, err := s.append(ctx, s.main, Entry{Role: llm.RoleUser, Parts: parts, Tokens: estimateParts(parts), Typed: typedText(prompt, sent)})
 	if err != nil {
 		s.fail(ctx, err)

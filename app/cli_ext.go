@@ -343,6 +343,12 @@ func (x *extCLI) printTrust(t extensions.Trust) {
 		fmt.Fprintf(x.out, "  %s [%s] %s (timeout %s)\n", h.Event, h.MatcherText(), h.ArgvText(), h.TimeoutText())
 	}
 	fmt.Fprintf(x.out, "  where ${CLAUDE_PLUGIN_ROOT} is %s\n  and ${CLAUDE_PLUGIN_DATA} is %s\n", t.PluginRoot, t.PluginData)
+	if len(t.NotRun) > 0 {
+		fmt.Fprintln(x.out, "Declared but not run (not part of what you trust):")
+		for _, h := range t.NotRun {
+			fmt.Fprintf(x.out, "  %s [%s] %s: %s\n", h.Event, h.MatcherText(), h.ArgvText(), h.Inactive)
+		}
+	}
 	x.printTrustCommands(t)
 	if t.Diff != nil && !t.Diff.Empty() {
 		fmt.Fprintln(x.out, "Changed since you last trusted it:")

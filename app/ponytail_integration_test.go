@@ -721,7 +721,8 @@ func (e *ponytailEnv) stepEnable(t *testing.T) {
 // hook PATH comes from Preferences → Advanced (the settings table).
 func (e *ponytailEnv) stepAgentdeskRun(t *testing.T) {
 	e.openLoop(t)
-	settings := extensions.HookSettings{DefaultTimeout: hostHookTimeout, PATH: *e.hookPATH.Load(), StopLimit: lifecycle.DefaultStopHookLimit}
+	settings := extensions.HookSettings{DefaultTimeout: hostHookTimeout, PATH: *e.hookPATH.Load(), StopLimit: lifecycle.DefaultStopHookLimit,
+		ContextCapKiB: extensions.DefaultContextCapKiB}
 	if err := extensions.SaveHookSettings(context.Background(), e.db, settings); err != nil {
 		t.Fatal(err)
 	}

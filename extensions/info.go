@@ -2,6 +2,7 @@ package extensions
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"slices"
 	"strconv"
@@ -70,13 +71,16 @@ type Info struct {
 
 // Hook is one declared hook command.
 type Hook struct {
-	Event     string   `json:"event"`
-	Matcher   string   `json:"matcher"`
-	If        string   `json:"if,omitempty"` // a tool event's condition, e.g. Bash(git push *)
-	Argv      []string `json:"argv"`
-	TimeoutS  int      `json:"timeout_s"`
-	Inactive  string   `json:"inactive,omitempty"`
-	LastError string   `json:"last_error,omitempty"`
+	Event    string   `json:"event"`
+	Matcher  string   `json:"matcher"`
+	If       string   `json:"if,omitempty"` // a tool event's condition, e.g. Bash(git push *)
+	Argv     []string `json:"argv"`
+	TimeoutS int      `json:"timeout_s"`
+	// EffectiveS is the timeout that applies (the default for 0, capped at
+	// 60 s); set in the trust prompt.
+	EffectiveS int    `json:"effective_timeout_s,omitempty"`
+	Inactive   string `json:"inactive,omitempty"`
+	LastError  string `json:"last_error,omitempty"`
 	// As the manifest wrote them; never run (see manifest.Hook).
 	CommandWindows string `json:"command_windows,omitempty"`
 	Shell          string `json:"shell,omitempty"`
@@ -238,12 +242,20 @@ func (h Hook) MatcherText() string {
 	return m
 }
 
-// TimeoutText is the timeout as shown.
+// TimeoutText is the timeout as shown: the one that applies where it is
+// known, with where it comes from.
 func (h Hook) TimeoutText() string {
-	if h.TimeoutS == 0 {
+	switch {
+	case h.EffectiveS == 0 && h.TimeoutS == 0:
 		return "default"
+	case h.EffectiveS == 0:
+		return strconv.Itoa(h.TimeoutS) + "s"
+	case h.TimeoutS == 0:
+		return strconv.Itoa(h.EffectiveS) + "s, the default"
+	case h.TimeoutS > h.EffectiveS:
+		return fmt.Sprintf("%ds; it asks for %ds, the most is %ds", h.EffectiveS, h.TimeoutS, h.EffectiveS)
 	}
-	return strconv.Itoa(h.TimeoutS) + "s"
+	return strconv.Itoa(h.EffectiveS) + "s"
 }
 
 // ShortCommit abbreviates a commit for display.

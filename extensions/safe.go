@@ -43,7 +43,7 @@ func (i Info) ForDisplay() Info {
 // they are.
 func (t Trust) ForDisplay() Trust {
 	t.Name, t.Reason = safetext.Strip(t.Name), safetext.Strip(t.Reason)
-	t.Hooks = safeHooks(t.Hooks)
+	t.Hooks, t.NotRun = safeHooks(t.Hooks), safeHooks(t.NotRun)
 	t.Commands = safeCommands(t.Commands)
 	return t
 }

@@ -17,6 +17,14 @@ const (
 	keyHookTimeout = "hooks.timeout_default_s"
 	keyHookPATH    = "hooks.path"
 	keyStopLimit   = "hooks.stop_limit"
+	keyContextCap  = "hooks.context_cap_kib"
+)
+
+// Bounds of the per-turn extension context cap, in KiB.
+const (
+	DefaultContextCapKiB = 64
+	MinContextCapKiB     = 4
+	MaxContextCapKiB     = 1024
 )
 
 // HookSettings are the user's hook preferences.
@@ -26,11 +34,14 @@ type HookSettings struct {
 	// StopLimit is how many times Stop hooks may continue one turn
 	// (0 to lifecycle.MaxStopHookLimit; 0: never).
 	StopLimit int
+	// ContextCapKiB bounds one turn's extension context
+	// (MinContextCapKiB to MaxContextCapKiB).
+	ContextCapKiB int
 }
 
 // LoadHookSettings reads the hook preferences (defaults when unset).
 func LoadHookSettings(ctx context.Context, db *storage.DB) HookSettings {
-	s := HookSettings{DefaultTimeout: hookrun.DefaultTimeout, StopLimit: lifecycle.DefaultStopHookLimit}
+	s := HookSettings{DefaultTimeout: hookrun.DefaultTimeout, StopLimit: lifecycle.DefaultStopHookLimit, ContextCapKiB: DefaultContextCapKiB}
 	if v, ok, _ := db.Setting(ctx, keyHookTimeout); ok {
 		if n, err := strconv.Atoi(v); err == nil && n >= 1 && time.Duration(n)*time.Second <= hookrun.MaxTimeout {
 			s.DefaultTimeout = time.Duration(n) * time.Second
@@ -40,6 +51,11 @@ func LoadHookSettings(ctx context.Context, db *storage.DB) HookSettings {
 	if v, ok, _ := db.Setting(ctx, keyStopLimit); ok {
 		if n, err := strconv.Atoi(v); err == nil && n >= 0 && n <= lifecycle.MaxStopHookLimit {
 			s.StopLimit = n
+		}
+	}
+	if v, ok, _ := db.Setting(ctx, keyContextCap); ok {
+		if n, err := strconv.Atoi(v); err == nil && n >= MinContextCapKiB && n <= MaxContextCapKiB {
+			s.ContextCapKiB = n
 		}
 	}
 	return s
@@ -55,6 +71,9 @@ func SaveHookSettings(ctx context.Context, db *storage.DB, s HookSettings) error
 	if s.StopLimit < 0 || s.StopLimit > lifecycle.MaxStopHookLimit {
 		return fmt.Errorf("Stop hooks may continue a turn from 0 to %d times", lifecycle.MaxStopHookLimit)
 	}
+	if s.ContextCapKiB < MinContextCapKiB || s.ContextCapKiB > MaxContextCapKiB {
+		return fmt.Errorf("the extension context per turn must be from %d to %d KiB", MinContextCapKiB, MaxContextCapKiB)
+	}
 	return db.SetSettings(ctx, map[string]string{keyHookTimeout: strconv.Itoa(secs), keyHookPATH: strings.TrimSpace(s.PATH),
-		keyStopLimit: strconv.Itoa(s.StopLimit)})
+		keyStopLimit: strconv.Itoa(s.StopLimit), keyContextCap: strconv.Itoa(s.ContextCapKiB)})
 }

@@ -17,18 +17,19 @@ func TestHookSettingsRoundTripAndBounds(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	if s := LoadHookSettings(ctx, db); s.StopLimit != lifecycle.DefaultStopHookLimit || s.DefaultTimeout != 5*time.Second {
+	if s := LoadHookSettings(ctx, db); s.StopLimit != lifecycle.DefaultStopHookLimit || s.DefaultTimeout != 5*time.Second || s.ContextCapKiB != 64 {
 		t.Fatalf("defaults = %+v", s)
 	}
-	want := HookSettings{DefaultTimeout: 9 * time.Second, PATH: "/opt/bin", StopLimit: 0}
+	want := HookSettings{DefaultTimeout: 9 * time.Second, PATH: "/opt/bin", StopLimit: 0, ContextCapKiB: 128}
 	if err := SaveHookSettings(ctx, db, want); err != nil {
 		t.Fatal(err)
 	}
 	if got := LoadHookSettings(ctx, db); got != want {
 		t.Fatalf("loaded %+v, want %+v (0 continuations is a valid choice)", got, want)
 	}
-	for _, bad := range []HookSettings{{DefaultTimeout: 0, StopLimit: 1}, {DefaultTimeout: time.Second, StopLimit: -1},
-		{DefaultTimeout: time.Second, StopLimit: lifecycle.MaxStopHookLimit + 1}} {
+	for _, bad := range []HookSettings{{DefaultTimeout: 0, StopLimit: 1, ContextCapKiB: 64}, {DefaultTimeout: time.Second, StopLimit: -1, ContextCapKiB: 64},
+		{DefaultTimeout: time.Second, StopLimit: lifecycle.MaxStopHookLimit + 1, ContextCapKiB: 64},
+		{DefaultTimeout: time.Second, ContextCapKiB: 2}, {DefaultTimeout: time.Second, ContextCapKiB: 2048}} {
 		if err := SaveHookSettings(ctx, db, bad); err == nil {
 			t.Errorf("%+v was saved", bad)
 		}

@@ -24,6 +24,7 @@ type advancedPane struct {
 	u        *UI
 	timeout  *widget.Entry
 	stops    *widget.Entry
+	ctxCap   *widget.Entry
 	path     *widget.Entry
 	detected *widget.Label
 	status   *widget.Label
@@ -34,6 +35,7 @@ func newAdvancedPane(u *UI) *advancedPane { return &advancedPane{u: u} }
 func (a *advancedPane) buildUI() fyne.CanvasObject {
 	a.timeout = &widget.Entry{}
 	a.stops = &widget.Entry{}
+	a.ctxCap = &widget.Entry{}
 	a.path = &widget.Entry{PlaceHolder: "empty: use the detected PATH"}
 	a.detected = &widget.Label{Wrapping: fyne.TextWrapBreak, Importance: widget.LowImportance}
 	a.status = &widget.Label{Wrapping: fyne.TextWrapWord}
@@ -42,6 +44,8 @@ func (a *advancedPane) buildUI() fyne.CanvasObject {
 	form := &widget.Form{Items: []*widget.FormItem{
 		{Text: "Hook timeout", Widget: a.timeout, HintText: fmt.Sprintf("seconds for hooks that set none (1–%d)", int(hookrun.MaxTimeout/time.Second))},
 		{Text: "Stop hook continuations", Widget: a.stops, HintText: fmt.Sprintf("how often Stop hooks may make one turn go on (0–%d)", lifecycle.MaxStopHookLimit)},
+		{Text: "Extension context per turn", Widget: a.ctxCap, HintText: fmt.Sprintf("KiB (%d–%d); blocks past it are left out, and the chat says which",
+			extensions.MinContextCapKiB, extensions.MaxContextCapKiB)},
 		{Text: "PATH for hooks", Widget: a.path, HintText: "hooks look programs such as node up here, not in the app's PATH"},
 		{Text: "Detected PATH", Widget: a.detected},
 		{Text: "Data folder", Widget: container.NewBorder(nil, nil, nil,
@@ -65,6 +69,7 @@ func (a *advancedPane) shown() {
 	}, func(s advancedState, _ error) {
 		a.timeout.SetText(strconv.Itoa(int(s.hooks.DefaultTimeout / time.Second)))
 		a.stops.SetText(strconv.Itoa(s.hooks.StopLimit))
+		a.ctxCap.SetText(strconv.Itoa(s.hooks.ContextCapKiB))
 		a.path.SetText(s.hooks.PATH)
 		a.detected.SetText(strings.ReplaceAll(s.detected, string(os.PathListSeparator), string(os.PathListSeparator)+" "))
 	})
@@ -86,7 +91,12 @@ func (a *advancedPane) onSave() {
 		a.status.SetText("Not saved: Stop hook continuations must be a whole number")
 		return
 	}
-	s := extensions.HookSettings{DefaultTimeout: time.Duration(secs) * time.Second, PATH: a.path.Text, StopLimit: stops}
+	ctxCap, err := strconv.Atoi(strings.TrimSpace(a.ctxCap.Text))
+	if err != nil {
+		a.status.SetText("Not saved: the extension context per turn must be a whole number of KiB")
+		return
+	}
+	s := extensions.HookSettings{DefaultTimeout: time.Duration(secs) * time.Second, PATH: a.path.Text, StopLimit: stops, ContextCapKiB: ctxCap}
 	background(a.u, func(ctx context.Context) (struct{}, error) {
 		return struct{}{}, extensions.SaveHookSettings(ctx, a.u.d.DB, s)
 	}, func(_ struct{}, err error) {

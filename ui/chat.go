@@ -232,7 +232,7 @@ func (c *chatView) onSelectSession(id widget.ListItemID) {
 	c.transcript.clear(false)
 	turn := c.nextOpening()
 	background(c.u, func(ctx context.Context) (*agent.Session, error) {
-		return c.u.d.Agent.OpenSession(ctx, s.ID)
+		return c.u.d.Loops.Open(ctx, s.ID)
 	}, func(sess *agent.Session, err error) {
 		if err != nil {
 			dialog.ShowError(err, c.u.main)
@@ -251,14 +251,10 @@ func (c *chatView) nextOpening() int {
 	return c.opening
 }
 
-// stillOpening reports whether the choice turn is the latest; if not, it
-// closes the session that choice opened.
+// stillOpening reports whether the choice turn is the latest. A session
+// a moot choice opened stays among the live loops, like any other.
 func (c *chatView) stillOpening(turn int, sess *agent.Session) bool {
-	if turn == c.opening {
-		return true
-	}
-	c.u.goWork(func() { sess.Close() })
-	return false
+	return turn == c.opening
 }
 
 func (c *chatView) onNewSession() {
@@ -272,7 +268,7 @@ func (c *chatView) onNewSession() {
 	p := c.project
 	turn := c.nextOpening()
 	background(c.u, func(ctx context.Context) (*agent.Session, error) {
-		return c.u.d.Agent.NewSession(ctx, p)
+		return c.u.d.Loops.New(ctx, p)
 	}, func(sess *agent.Session, err error) {
 		if err != nil {
 			dialog.ShowError(err, c.u.main)
@@ -292,6 +288,7 @@ func (c *chatView) attach(s *agent.Session) {
 		c.closeSession() // never two sessions pumping into one view
 	}
 	c.session = s
+	c.u.d.Loops.Show(s.ID())
 	c.transcript.setEntries(s.ID(), s.Entries())
 	ctx, cancel := context.WithCancel(c.u.ctx)
 	c.stopPump = cancel
@@ -300,37 +297,20 @@ func (c *chatView) attach(s *agent.Session) {
 	c.u.main.Canvas().Focus(c.composer)
 }
 
-// closeSession detaches the open session; its turn and hooks stop in the
-// background, then its SessionEnd hooks run (reason "other": the window
-// moved on; opening it again is a resume).
-func (c *chatView) closeSession() { c.closeSessionFor(lifecycle.EndOther) }
+// closeSession detaches the open session from the window. Its loop
+// stays alive among the last few (Deps.Loops): a turn it runs goes on,
+// and switching back to it is not a resume.
+func (c *chatView) closeSession() { c.detach() }
 
-// closeSessionFor is closeSession with SessionEnd's reason; "" fires no
-// SessionEnd (a deleted session gets "clear" from the agent).
-func (c *chatView) closeSessionFor(reason string) {
-	if s := c.detach(); s != nil {
-		c.u.goWork(func() { // counted, so quitting waits for it too
-			s.Close()
-			if reason != "" {
-				ctx, cancel := context.WithTimeout(context.Background(), agent.SessionEndBudget)
-				defer cancel()
-				s.End(ctx, reason)
-			}
-		})
-	}
-}
-
-// closeSessionAndWait is closeSession at quit: it returns once the
-// session's turn and hook processes are gone and its SessionEnd hooks
-// (reason "prompt_input_exit") ran, within agent.SessionEndBudget.
-// It changes no widget: at quit the run loop may be over.
+// closeSessionAndWait is the quit: every live loop stops its turn and
+// hook processes and gets SessionEnd "prompt_input_exit", within
+// agent.SessionEndBudget. It changes no widget: at quit the run loop may
+// be over.
 func (c *chatView) closeSessionAndWait() {
-	if s := c.take(); s != nil {
-		s.Close()
-		ctx, cancel := context.WithTimeout(context.Background(), agent.SessionEndBudget)
-		defer cancel()
-		s.End(ctx, lifecycle.EndExit)
-	}
+	c.take()
+	ctx, cancel := context.WithTimeout(context.Background(), agent.SessionEndBudget)
+	defer cancel()
+	c.u.d.Loops.CloseAll(ctx, lifecycle.EndExit)
 }
 
 func (c *chatView) detach() *agent.Session {
@@ -345,6 +325,7 @@ func (c *chatView) take() *agent.Session {
 		c.stopPump()
 		c.stopPump = nil
 	}
+	c.u.d.Loops.Show("")
 	s := c.session
 	c.session = nil
 	return s
@@ -442,7 +423,7 @@ func (c *chatView) startSessionWith(text string) {
 	p := c.project
 	turn := c.nextOpening()
 	background(c.u, func(ctx context.Context) (*agent.Session, error) {
-		return c.u.d.Agent.NewSession(ctx, p)
+		return c.u.d.Loops.New(ctx, p)
 	}, func(sess *agent.Session, err error) {
 		if err != nil {
 			dialog.ShowError(err, c.u.main)
@@ -628,10 +609,13 @@ func (c *chatView) onDelete() {
 			return
 		}
 		if c.session != nil && c.session.ID() == s.ID {
-			c.closeSessionFor("") // DeleteSession fires SessionEnd "clear"
+			c.closeSession()
 			c.transcript.clear(false)
 		}
 		background(c.u, func(ctx context.Context) (struct{}, error) {
+			if live := c.u.d.Loops.Forget(s.ID); live != nil {
+				live.Close() // DeleteSession fires SessionEnd "clear"
+			}
 			return struct{}{}, c.u.d.Agent.DeleteSession(ctx, s.ID)
 		}, func(_ struct{}, err error) {
 			if err != nil && !errors.Is(err, storage.ErrNotFound) {

@@ -313,6 +313,10 @@ func (p *extensionsPane) showTrust(t extensions.Trust) {
 	}
 	content.Add(widget.NewLabelWithStyle("Commands that will run", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
 	content.Add(monoBlock(strings.Join(trustLines(t.Hooks), "\n")))
+	if len(t.NotRun) > 0 {
+		content.Add(widget.NewLabelWithStyle("Declared but not run (not part of what you trust)", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
+		content.Add(monoBlock(strings.Join(notRunLines(t.NotRun), "\n")))
+	}
 	if len(t.Commands) > 0 {
 		content.Add(widget.NewLabelWithStyle("Slash commands it adds (their text goes to the model when you type them; nothing in them runs)",
 			fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
@@ -351,6 +355,15 @@ func (p *extensionsPane) optionsOf(id string) []extensions.OptionValue {
 		}
 	}
 	return nil
+}
+
+// notRunLines are the hooks that will not run, each with why.
+func notRunLines(hooks []extensions.Hook) []string {
+	var out []string
+	for _, h := range hooks {
+		out = append(out, fmt.Sprintf("%s  [%s]  %s\n    not run: %s", h.Event, h.MatcherText(), h.ArgvText(), h.Inactive))
+	}
+	return out
 }
 
 func trustLines(hooks []extensions.Hook) []string {
