@@ -53,6 +53,7 @@ type chatView struct {
 	stopBtn     *widget.Button
 	queueLabel  *secondaryLabel
 	unsentNote  *widget.Label // why the prompt in the composer came back
+	find        *findBar
 	status      *secondaryLabel
 	banner      *fyne.Container
 	bannerText  *widget.Label
@@ -106,7 +107,8 @@ func (c *chatView) buildUI() fyne.CanvasObject {
 	), c.bannerText)
 	c.banner.Hide()
 
-	c.chatPane = container.NewBorder(nil, composerRow, nil, nil, c.transcript.object())
+	c.find = newFindBar(c)
+	c.chatPane = container.NewBorder(c.find.object(), composerRow, nil, nil, c.transcript.object())
 	c.emptyState = c.buildEmptyState()
 	c.body = container.NewStack(c.emptyState)
 	c.status = newSecondaryLabel("ready", fyne.TextWrapOff)
