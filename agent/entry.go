@@ -43,6 +43,12 @@ type Host struct {
 	Status string `json:"status,omitempty"`
 	// HostNotice about a hook failure: the pane can be opened from it.
 	Extension bool `json:"extension,omitempty"`
+	// HostError or HostStopped of a prompt the model never answered: the
+	// seq of its user message, which is then left out of every request
+	// (else the next prompt would be sent glued to it), and the prompt as
+	// typed, which the composer takes back.
+	Unsent int64  `json:"unsent,omitempty"`
+	Prompt string `json:"prompt,omitempty"`
 }
 
 // Entry is one item of a session's transcript.

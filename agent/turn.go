@@ -36,6 +36,10 @@ func (s *Session) turn(ctx context.Context, prompt string) {
 		return
 	}
 	if _, err := s.converse(ctx, s.main, s.system, user.Seq); err != nil {
+		if !s.answered(user.Seq) {
+			s.failUnsent(ctx, err, user.Seq, prompt)
+			return
+		}
 		s.fail(ctx, err)
 		return
 	}
@@ -81,6 +85,29 @@ func (s *Session) fail(ctx context.Context, err error) {
 		return
 	}
 	s.host(ctx, Host{Kind: HostError, Text: err.Error()})
+}
+
+// answered reports whether anything answered the user message at seq.
+func (s *Session) answered(seq int64) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, e := range s.main.entries {
+		if e.Seq > seq && (e.Role == llm.RoleAssistant || e.Role == llm.RoleTool) {
+			return true
+		}
+	}
+	return false
+}
+
+// failUnsent ends a turn whose prompt the model never answered: the
+// prompt goes back to the composer and leaves the conversation.
+func (s *Session) failUnsent(ctx context.Context, err error, seq int64, prompt string) {
+	s.bus.EndStream()
+	h := Host{Kind: HostError, Text: err.Error(), Unsent: seq, Prompt: prompt}
+	if errors.Is(err, context.Canceled) {
+		h.Kind, h.Text = HostStopped, "Stopped before an answer; the prompt is back in the box."
+	}
+	s.host(ctx, h)
 }
 
 // converse calls the model on th until it stops asking for tools.

@@ -85,6 +85,7 @@ func openCoreWarning(ctx context.Context, warn io.Writer) (*core, error) {
 		c.close()
 		return nil, err
 	}
+	db.UseKeyring() // API keys typed into Preferences: the OS keyring, else a private file
 	c.db = db
 	c.exts, err = extensions.NewManager(ctx, db, c.paths.Extensions(), extensions.WithLogger(c.log))
 	if err != nil {

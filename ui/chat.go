@@ -52,6 +52,8 @@ type chatView struct {
 	sendBtn     *widget.Button
 	stopBtn     *widget.Button
 	queueLabel  *secondaryLabel
+	unsentNote  *widget.Label // why the prompt in the composer came back
+	find        *findBar
 	status      *secondaryLabel
 	banner      *fyne.Container
 	bannerText  *widget.Label
@@ -94,7 +96,9 @@ func (c *chatView) buildUI() fyne.CanvasObject {
 	c.queueLabel.Hide()
 	buttons := container.NewVBox(c.sendBtn, c.stopBtn)
 	c.completion = newSlashCompletion(c)
-	composerRow := container.NewBorder(container.NewVBox(c.completion.object(), c.queueLabel), nil, nil, buttons, c.composer)
+	c.unsentNote = &widget.Label{Wrapping: fyne.TextWrapWord, Importance: widget.DangerImportance}
+	c.unsentNote.Hide()
+	composerRow := container.NewBorder(container.NewVBox(c.completion.object(), c.queueLabel, c.unsentNote), nil, nil, buttons, c.composer)
 
 	c.bannerText = &widget.Label{Wrapping: fyne.TextWrapWord, Importance: widget.WarningImportance}
 	c.banner = container.NewBorder(nil, nil, nil, container.NewHBox(
@@ -103,7 +107,8 @@ func (c *chatView) buildUI() fyne.CanvasObject {
 	), c.bannerText)
 	c.banner.Hide()
 
-	c.chatPane = container.NewBorder(nil, composerRow, nil, nil, c.transcript.object())
+	c.find = newFindBar(c)
+	c.chatPane = container.NewBorder(c.find.object(), composerRow, nil, nil, c.transcript.object())
 	c.emptyState = c.buildEmptyState()
 	c.body = container.NewStack(c.emptyState)
 	c.status = newSecondaryLabel("ready", fyne.TextWrapOff)
@@ -413,6 +418,24 @@ func (c *chatView) onEntry(e agent.Entry) {
 	case agent.HostError:
 		c.checkProvider() // a failed turn: is the server still there?
 	}
+	if e.Host.Prompt != "" && c.session != nil && e.Session == c.session.ID() {
+		c.takeBack(e.Host.Prompt, e.Host.Text)
+	}
+}
+
+// takeBack returns a prompt the model never answered to the composer,
+// ahead of whatever is there, with why beside it: nothing typed is lost,
+// and nothing is sent again without the user.
+func (c *chatView) takeBack(prompt, why string) {
+	draft := strings.TrimSpace(c.composer.Text)
+	switch {
+	case draft == "":
+		c.composer.SetText(prompt)
+	case !strings.HasPrefix(draft, prompt):
+		c.composer.SetText(prompt + "\n\n" + draft)
+	}
+	c.unsentNote.SetText("Not answered: " + why)
+	c.unsentNote.Show()
 }
 
 func (c *chatView) onSend(text string) {
@@ -420,6 +443,7 @@ func (c *chatView) onSend(text string) {
 	if text == "" {
 		return
 	}
+	c.unsentNote.Hide()
 	if c.project.ID == 0 {
 		c.onOpenFolder()
 		return

@@ -14,7 +14,10 @@ func TestCommandExpand(t *testing.T) {
 		notRun           []string
 	}{
 		{name: "arguments as typed", body: "Fix $ARGUMENTS now.", args: ` issue "42 b" `, want: `Fix issue "42 b" now.`},
-		{name: "positional split like a shell", body: "PR $1 prio $2 rest $3.", args: `12 "very high"`, want: "PR 12 prio very high rest ."},
+		{name: "positional split like a shell", body: "PR $1 prio $2 rest $3.", args: `12 "very high"`, want: "PR 12 prio very high rest $3."},
+		{name: "prices are no positionals", body: "Cost $150, stipend ($1,500), $0 $10", args: "x", want: "Cost $150, stipend (x,500), $0 $10"},
+		{name: "a price alone is no use of arguments", body: "Cost $150.", args: "x", want: "Cost $150.\n\nARGUMENTS: x"},
+		{name: "without arguments positionals stay", body: "Stipend ($1,500) for $2", want: "Stipend ($1,500) for $2"},
 		{name: "unclosed quote falls back to words", body: "$1|$2", args: `a "b`, want: `a|"b`},
 		{name: "no argument reference appends them", body: "Review the code.", args: "src/x.go", want: "Review the code.\n\nARGUMENTS: src/x.go"},
 		{name: "positional use counts as using them", body: "File $1.", args: "a b", want: "File a."},
