@@ -34,7 +34,7 @@ type extCLI struct {
 
 // readOnlyExt are the ext subcommands that only show: they go on without
 // a log file.
-var readOnlyExt = map[string]bool{"list": true, "show": true}
+var readOnlyExt = map[string]bool{"list": true, "show": true, "check": true}
 
 func cmdExt(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {

@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// Commands that only show something (ext list, ext show, sessions) warn
+// Commands that only show something (ext list, show, check, sessions) warn
 // on stderr and go on when the log file cannot be opened; a command that
 // changes something still refuses to run without its log.
 func TestReadOnlyCommandsGoOnWithoutTheLog(t *testing.T) {
@@ -39,7 +39,7 @@ func TestReadOnlyCommandsGoOnWithoutTheLog(t *testing.T) {
 			c, url := cliWithRepo(t, "fixture", fixture(t))
 			c.ok("ext", "install", url)
 			tc.block(t, filepath.Join(c.home, "logs"))
-			for _, args := range [][]string{{"ext", "list"}, {"ext", "show", "fixture"}, {"sessions", "--project", t.TempDir()}} {
+			for _, args := range [][]string{{"ext", "list"}, {"ext", "show", "fixture"}, {"ext", "check"}, {"sessions", "--project", t.TempDir()}} {
 				out, errOut, code := c.run("", args...)
 				if code != 0 || !strings.Contains(errOut, "warning: open the log") || out == "" {
 					t.Errorf("agentdesk %s: exit %d, stdout %q, stderr %q; want its output and a warning", strings.Join(args, " "), code, out, errOut)

@@ -59,7 +59,7 @@ type core struct {
 func openCore(ctx context.Context) (*core, error) { return openCoreWarning(ctx, nil) }
 
 // openReadOnlyCore is openCore for commands that only show something (ext
-// list, ext show, sessions): a log file that cannot be opened (a full
+// list, show and check, sessions): a log file that cannot be opened (a full
 // disk, a log folder made read-only) is a warning on warn, and the
 // command goes on without a log.
 func openReadOnlyCore(ctx context.Context, warn io.Writer) (*core, error) {
