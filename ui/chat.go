@@ -18,7 +18,6 @@ import (
 	"github.com/agentdesk/agentdesk/agent"
 	"github.com/agentdesk/agentdesk/agent/lifecycle"
 	"github.com/agentdesk/agentdesk/agent/llm"
-	"github.com/agentdesk/agentdesk/storage"
 )
 
 // frameInterval caps transcript redraws at ~30 per second however fast
@@ -30,8 +29,8 @@ const frameInterval = time.Second / 30
 type chatView struct {
 	u *UI
 
-	project  storage.Project
-	sessions []storage.Session
+	project  agent.Project
+	sessions []agent.SessionInfo
 	rows     []sidebarRow // the sidebar: day headings and sessions
 	session  *agent.Session
 	selected int
@@ -130,19 +129,19 @@ func (c *chatView) buildEmptyState() fyne.CanvasObject {
 func (c *chatView) start() {
 	c.updateModel()
 	c.checkProvider()
-	background(c.u, func(ctx context.Context) (storage.Project, error) {
+	background(c.u, func(ctx context.Context) (agent.Project, error) {
 		if dir := c.u.d.StartDir; dir != "" {
 			return c.u.d.Agent.OpenProject(ctx, dir)
 		}
-		projects, err := c.u.d.DB.Projects(ctx)
+		projects, err := c.u.d.Agent.Projects(ctx)
 		if err != nil || len(projects) == 0 {
-			return storage.Project{}, err
+			return agent.Project{}, err
 		}
 		if _, err := os.Stat(projects[0].Path); err != nil {
-			return storage.Project{}, nil
+			return agent.Project{}, nil
 		}
 		return projects[0], nil
-	}, func(p storage.Project, err error) {
+	}, func(p agent.Project, err error) {
 		if err != nil {
 			c.setNote("Could not open the last project: " + err.Error())
 			return
@@ -165,9 +164,9 @@ func (c *chatView) onOpenFolder() {
 }
 
 func (c *chatView) openFolder(dir string) {
-	background(c.u, func(ctx context.Context) (storage.Project, error) {
+	background(c.u, func(ctx context.Context) (agent.Project, error) {
 		return c.u.d.Agent.OpenProject(ctx, dir)
-	}, func(p storage.Project, err error) {
+	}, func(p agent.Project, err error) {
 		if err != nil {
 			dialog.ShowError(err, c.u.main)
 			return
@@ -176,7 +175,7 @@ func (c *chatView) openFolder(dir string) {
 	})
 }
 
-func (c *chatView) setProject(p storage.Project) {
+func (c *chatView) setProject(p agent.Project) {
 	c.closeSession()
 	c.nextOpening() // opens for the previous project are moot
 	c.project = p
@@ -200,9 +199,9 @@ func tildePath(p string) string {
 // session (or leaves the transcript empty for a first prompt).
 func (c *chatView) reloadSessions(openFirst bool) {
 	p, turn := c.project, c.opening
-	background(c.u, func(ctx context.Context) ([]storage.Session, error) {
+	background(c.u, func(ctx context.Context) ([]agent.SessionInfo, error) {
 		return c.u.d.Agent.Sessions(ctx, p)
-	}, func(list []storage.Session, err error) {
+	}, func(list []agent.SessionInfo, err error) {
 		if err != nil || p.ID != c.project.ID {
 			return
 		}
@@ -591,10 +590,8 @@ func (c *chatView) checkProvider() {
 	// The error is the problem found: a failed save of the probed
 	// server, or the configured one not answering.
 	background(c.u, func(ctx context.Context) (struct{}, error) {
-		if _, saved, _ := agent.LoadProvider(ctx, c.u.d.DB); !saved && c.u.d.ProbeLocal != nil {
-			if ps, ok := c.u.d.ProbeLocal(ctx); ok {
-				return struct{}{}, agent.SaveProvider(ctx, c.u.d.DB, ps)
-			}
+		if saved, err := c.u.d.Agent.Settings().FirstRun(ctx, c.u.d.ProbeLocal); saved || err != nil {
+			return struct{}{}, err
 		}
 		if c.u.d.CheckProvider == nil {
 			return struct{}{}, nil
@@ -677,7 +674,7 @@ func (c *chatView) onDelete() {
 			}
 			return struct{}{}, c.u.d.Agent.DeleteSession(ctx, s.ID)
 		}, func(_ struct{}, err error) {
-			if err != nil && !errors.Is(err, storage.ErrNotFound) {
+			if err != nil && !errors.Is(err, agent.ErrNotFound) {
 				dialog.ShowError(err, c.u.main)
 			}
 			c.selected = -1

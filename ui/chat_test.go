@@ -49,7 +49,7 @@ func TestEmptyStatesRender(t *testing.T) {
 
 func TestNoModelServerBanner(t *testing.T) {
 	h := newHarness(t, harnessOptions{})
-	d := Deps{App: h.app, Do: h.loop.do, Agent: h.agent, Approvals: h.approvals, DB: h.db, Extensions: h.exts, Paths: h.paths,
+	d := Deps{App: h.app, Do: h.loop.do, Agent: h.agent, Approvals: h.approvals, Prefs: h.db, Extensions: h.exts, DataDir: h.paths.Data, LogFile: h.paths.LogFile(),
 		CheckProvider: func(context.Context) error {
 			return &llm.Error{Kind: llm.ErrUnreachable, URL: "http://127.0.0.1:8000/v1"}
 		}}
@@ -408,7 +408,13 @@ func TestFirstPromptWinsOverResumingTheLatestSession(t *testing.T) {
 		u.chat.onSend(prompt)
 		h.loop.waitFor(t, "the answer to "+prompt, func() bool {
 			s := u.chat.session
-			return s != nil && !s.Busy() && strings.Contains(allText(u.chat.transcript.list), "answer to "+prompt)
+			if s == nil || s.Busy() {
+				return false
+			}
+			// The test driver lays the list out only when asked; a busy
+			// machine can leave its rows unbuilt past the last refresh.
+			h.relayout(u.main)
+			return strings.Contains(allText(u.chat.transcript.list), "answer to "+prompt)
 		})
 	}
 }
