@@ -42,6 +42,8 @@ check-imports:
 	@bad=$$($(GO) list -f '{{range .Imports}}{{$$.ImportPath}} {{.}}{{"\n"}}{{end}}' ./ui/... | \
 		grep -E ' github.com/agentdesk/agentdesk/storage(/|$$)' || true); \
 	if [ -n "$$bad" ]; then echo "ui imports storage (views talk to the agent's and extensions' services):"; echo "$$bad"; exit 1; fi
+	@bad=$$($(GO) list -deps ./ui/chatctl | grep '^fyne.io/' || true); \
+	if [ -n "$$bad" ]; then echo "ui/chatctl (the chat's state, tested without a window) depends on Fyne:"; echo "$$bad"; exit 1; fi
 
 # The real binary in a real X server (Xvfb): window found by title,
 # screenshot not blank, clean quit.

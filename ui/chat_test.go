@@ -176,7 +176,7 @@ func TestStopCancelsTheTurnAndReturnsQueuedPrompts(t *testing.T) {
 	u := h.open(true)
 	u.chat.onSend("first")
 	h.loop.waitFor(t, "the request", func() bool { return len(server.Requests()) == 1 })
-	h.loop.waitFor(t, "streaming", func() bool { return u.chat.streaming })
+	h.loop.waitFor(t, "streaming", func() bool { return u.chat.st.Streaming })
 	h.relayout(u.main)
 	if !strings.Contains(windowText(u.main), "streaming…") {
 		t.Error("the status bar must say the answer is streaming")
