@@ -64,7 +64,11 @@ func (a *approvalDialogs) next() {
 	a.queue = a.queue[1:]
 	a.current = &req
 	a.dlg = dialog.NewCustomWithoutButtons("Allow "+req.Tool+"?", a.content(req), a.c.u.main)
-	a.dlg.Resize(fyne.NewSize(720, 480))
+	height := float32(480)
+	if req.Original != nil {
+		height = 600 // the rewrite and the original, both in full
+	}
+	a.dlg.Resize(fyne.NewSize(720, height))
 	canvas := a.c.u.main.Canvas()
 	a.prevKey = canvas.OnTypedKey()
 	canvas.SetOnTypedKey(func(k *fyne.KeyEvent) {
@@ -93,10 +97,10 @@ func (a *approvalDialogs) content(req agent.ApprovalRequest) fyne.CanvasObject {
 	detail := previewDetail(req.Preview)
 	if req.Original != nil {
 		detail = container.NewVScroll(container.NewVBox(
-			&widget.Label{Text: "Rewritten by the extension (this is what runs if you allow it):", TextStyle: fyne.TextStyle{Bold: true}},
+			&widget.Label{Text: "What runs if you allow it (the extension's rewrite):", TextStyle: fyne.TextStyle{Bold: true}},
 			previewDetail(req.Preview),
-			&widget.Label{Text: "Original, as the model wrote it: " + req.OriginalSummary, TextStyle: fyne.TextStyle{Bold: true}, Wrapping: fyne.TextWrapWord},
-			previewDetail(*req.Original)))
+			&widget.Label{Text: "Instead of what the model wrote (this does not run):", TextStyle: fyne.TextStyle{Bold: true}},
+			originalDetail(*req.Original, req.OriginalSummary)))
 	}
 	buttons := container.NewHBox(&widget.Button{Text: "Deny", OnTapped: func() { a.answer(agent.Deny) }})
 	if req.Forced == "" {
@@ -105,6 +109,18 @@ func (a *approvalDialogs) content(req agent.ApprovalRequest) fyne.CanvasObject {
 	buttons.Add(newClickOnlyButton("Allow once", widget.WarningImportance, func() { a.answer(agent.AllowOnce) }))
 	hint := &widget.Label{Text: shortcutName() + "+Enter = Allow once · Esc = Deny · Stop denies and ends the turn"}
 	return container.NewBorder(top, container.NewVBox(hint, container.NewHBox(layoutSpacer(), buttons)), nil, nil, detail)
+}
+
+// originalDetail shows the call a hook rewrote, compactly: its command
+// or diff, else its summary line.
+func originalDetail(p tools.Preview, summary string) fyne.CanvasObject {
+	switch {
+	case p.Command != "":
+		return monoBlock(p.Command)
+	case p.Diff != "":
+		return diffBlock(p.Diff)
+	}
+	return &widget.Label{Text: summary, Wrapping: fyne.TextWrapWord}
 }
 
 // previewDetail shows what a call does: the exact command, the diff of an

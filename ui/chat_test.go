@@ -427,7 +427,7 @@ func TestApprovalForcedByAnExtension(t *testing.T) {
 		Preview: tools.Preview{Command: "ls -la", Dir: "/p"}, Forced: "Guard rewrote this call; check the rewrite against the original",
 		Original: &tools.Preview{Command: "rm -rf build", Dir: "/p"}, OriginalSummary: "run_command rm -rf build"})
 	text := allText(obj)
-	for _, want := range []string{"Guard rewrote this call", "ls -la", "rm -rf build", "Original, as the model wrote it"} {
+	for _, want := range []string{"Guard rewrote this call", "ls -la", "rm -rf build", "Instead of what the model wrote (this does not run)"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("dialog lacks %q:\n%s", want, text)
 		}
