@@ -15,6 +15,7 @@ import (
 	"github.com/agentdesk/agentdesk/agent/lifecycle"
 	"github.com/agentdesk/agentdesk/agent/llm"
 	"github.com/agentdesk/agentdesk/agent/safetext"
+	"github.com/agentdesk/agentdesk/agent/tools"
 )
 
 func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -256,15 +257,19 @@ func (c *cliApprover) Request(ctx context.Context, req agent.ApprovalRequest) ag
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	fmt.Fprintf(c.out, "\n%s wants to run:\n", req.Tool)
-	// The model wrote these: shown exactly, escapes made visible.
-	if req.Preview.Command != "" {
-		fmt.Fprintf(c.out, "  %s\n  in %s\n", safetext.Visible(req.Preview.Command), req.Preview.Dir)
-	} else if req.Preview.Diff != "" {
-		fmt.Fprintln(c.out, safetext.Visible(req.Preview.Diff))
-	} else {
-		fmt.Fprintf(c.out, "  %s\n", safetext.Visible(req.Summary))
+	if req.Forced != "" {
+		fmt.Fprintf(c.out, "  (%s)\n", safetext.Visible(req.Forced))
 	}
-	fmt.Fprint(c.out, "Allow? [y]es once / [a]lways this session / [N]o: ")
+	printPreview(c.out, req.Preview, req.Summary)
+	if req.Original != nil {
+		fmt.Fprintln(c.out, "instead of what the model wrote (this does not run):")
+		printPreview(c.out, *req.Original, req.OriginalSummary)
+	}
+	if req.Forced != "" { // an extension asked: this call only
+		fmt.Fprint(c.out, "Allow? [y]es once / [N]o: ")
+	} else {
+		fmt.Fprint(c.out, "Allow? [y]es once / [a]lways this session / [N]o: ")
+	}
 	answer := make(chan string, 1)
 	go func() {
 		line, _ := c.in.ReadString('\n')
@@ -278,9 +283,25 @@ func (c *cliApprover) Request(ctx context.Context, req agent.ApprovalRequest) ag
 		case "y", "yes":
 			return agent.AllowOnce
 		case "a", "always":
+			if req.Forced != "" {
+				return agent.AllowOnce
+			}
 			return agent.AllowSession
 		}
 		return agent.Deny
+	}
+}
+
+// printPreview shows a call exactly (the model or a hook wrote it),
+// escapes made visible.
+func printPreview(out io.Writer, p tools.Preview, summary string) {
+	switch {
+	case p.Command != "":
+		fmt.Fprintf(out, "  %s\n  in %s\n", safetext.Visible(p.Command), p.Dir)
+	case p.Diff != "":
+		fmt.Fprintln(out, safetext.Visible(p.Diff))
+	default:
+		fmt.Fprintf(out, "  %s\n", safetext.Visible(summary))
 	}
 }
 
