@@ -68,6 +68,10 @@ func newTranscriptView(c *chatView) *transcriptView {
 		CreateItem: func() fyne.CanvasObject { return container.NewStack(widget.NewLabel("")) },
 		UpdateItem: t.update,
 	}
+	// As NewList does: without it a Resize that comes before the list's
+	// first render is stored but never laid out, and the list shows no
+	// rows until its size changes again.
+	t.list.ExtendBaseWidget(t.list)
 	t.hint = &secondaryLabel{Alignment: fyne.TextAlignCenter}
 	t.hint.Wrapping, t.hint.Scroll = fyne.TextWrapWord, fyne.ScrollNone
 	t.hint.ExtendBaseWidget(t.hint)
@@ -99,6 +103,12 @@ func (t *transcriptView) itemAt(id widget.ListItemID) *item {
 func (t *transcriptView) clear(noSession bool) {
 	t.items, t.live, t.session = nil, nil, ""
 	t.rounds = map[string]*item{}
+	// The row boxes let go of the old transcript's renderings, and so does
+	// owner: it kept every row ever shown, session after session.
+	for _, box := range t.owner {
+		box.Objects = nil
+	}
+	clear(t.owner)
 	// t.heights stays: it mirrors the list's item heights, which the list
 	// keeps (there is no way to clear them); rows are re-measured as they
 	// show, and until then both use the same estimate.
