@@ -61,6 +61,9 @@ type Config struct {
 	// (transcript_path); "" keeps none.
 	TranscriptDir string
 	Logger        *slog.Logger
+
+	// Commands are the enabled extensions' slash commands; nil: none.
+	Commands lifecycle.CommandSource
 }
 
 // Agent opens projects and sessions.

@@ -43,6 +43,12 @@ type Host struct {
 	Status string `json:"status,omitempty"`
 	// HostNotice about a hook failure: the pane can be opened from it.
 	Extension bool `json:"extension,omitempty"`
+	// HostError or HostStopped of a prompt the model never answered: the
+	// seq of its user message, which is then left out of every request
+	// (else the next prompt would be sent glued to it), and the prompt as
+	// typed, which the composer takes back.
+	Unsent int64  `json:"unsent,omitempty"`
+	Prompt string `json:"prompt,omitempty"`
 }
 
 // Entry is one item of a session's transcript.
@@ -54,6 +60,10 @@ type Entry struct {
 	Tokens  int
 	Time    time.Time
 	Session string
+
+	// Typed is what the user typed when the model got something else: a
+	// slash command ("/review 12") whose expansion is in Parts.
+	Typed string
 }
 
 // Message is the entry as the model sees it.
@@ -63,10 +73,11 @@ func (e Entry) Message() llm.Message { return llm.Message{Role: e.Role, Parts: e
 type record struct {
 	Parts []llm.Part `json:"parts,omitempty"`
 	Host  *Host      `json:"host,omitempty"`
+	Typed string     `json:"typed,omitempty"`
 }
 
 func encodeEntry(e Entry) ([]byte, error) {
-	return json.Marshal(record{Parts: e.Parts, Host: e.Host})
+	return json.Marshal(record{Parts: e.Parts, Host: e.Host, Typed: e.Typed})
 }
 
 func decodeEntry(m storage.Message) (Entry, error) {
@@ -74,5 +85,5 @@ func decodeEntry(m storage.Message) (Entry, error) {
 	if err := json.Unmarshal(m.Parts, &r); err != nil {
 		return Entry{}, fmt.Errorf("message %d of session %s: %w", m.Seq, m.SessionID, err)
 	}
-	return Entry{Seq: m.Seq, Role: llm.Role(m.Role), Parts: r.Parts, Host: r.Host, Tokens: m.Tokens, Time: m.CreatedAt, Session: m.SessionID}, nil
+	return Entry{Seq: m.Seq, Role: llm.Role(m.Role), Parts: r.Parts, Host: r.Host, Typed: r.Typed, Tokens: m.Tokens, Time: m.CreatedAt, Session: m.SessionID}, nil
 }

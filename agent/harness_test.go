@@ -192,6 +192,7 @@ type env struct {
 	// deadlines sets the provider config's FirstByteTimeout and
 	// IdleTimeout when non-nil.
 	deadlines func(*llm.Config)
+	commands  lifecycle.CommandSource // extension slash commands; nil: none
 }
 
 func newEnv(t *testing.T) *env { return newEnvOn(t, llmtest.NewOpenAI(t)) }
@@ -224,7 +225,7 @@ func (e *env) open() {
 	e.t.Cleanup(func() { db.Close() })
 	e.agent = New(Config{DB: db, Lifecycle: e.life, Skills: e.life, Approver: e.approver, HomeDir: e.home,
 		TranscriptDir: filepath.Join(filepath.Dir(e.dbPath), "transcripts"),
-		Policy:        func() Policy { return e.policy },
+		Policy:        func() Policy { return e.policy }, Commands: e.commands,
 		Provider: func() (llm.Provider, llm.Config, error) {
 			cfg := e.server.Config()
 			cfg.ContextWindow = e.window

@@ -362,3 +362,40 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 		time.Sleep(5 * time.Millisecond)
 	}
 }
+
+// A prompt the model never answered goes back (the host entry carries it)
+// and leaves the conversation: the next prompt is sent alone, also after
+// a restart, never glued to the failed one.
+func TestUnansweredPromptIsReturnedNotMerged(t *testing.T) {
+	e := newEnv(t)
+	e.server.Push(llmtest.Reply{Status: 500, ErrorBody: llmtest.OpenAIError(500, "server melted", "server_error")}, llmtest.Reply{Text: "hello"})
+	s := e.newSession()
+	e.send(s, "first try")
+	var failed *Host
+	for _, en := range s.Entries() {
+		if en.Host != nil && en.Host.Kind == HostError {
+			failed = en.Host
+		}
+	}
+	if failed == nil || failed.Prompt != "first try" || failed.Unsent == 0 {
+		t.Fatalf("the error must hand the prompt back: %+v", failed)
+	}
+	e.send(s, "second try")
+	req := e.server.Requests()[len(e.server.Requests())-1]
+	var users []string
+	for _, m := range req.Messages {
+		if m.Role == "user" {
+			users = append(users, joined(m))
+		}
+	}
+	if len(users) != 1 || users[0] != "second try" {
+		t.Fatalf("user messages sent = %q; the failed prompt must not be sent again", users)
+	}
+	s.Close()
+	r := e.resume(s.ID())
+	for _, m := range r.messages(r.main) {
+		if m.Role == "user" && strings.Contains(m.Text(), "first try") {
+			t.Fatal("after a restart the failed prompt is back in the context")
+		}
+	}
+}

@@ -401,9 +401,15 @@ func (s *Session) messages(th *thread) []llm.Message {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	unsent := map[int64]bool{}
+	for _, e := range th.entries {
+		if e.Host != nil && e.Host.Unsent != 0 {
+			unsent[e.Host.Unsent] = true
+		}
+	}
 	var out []llm.Message
 	for _, e := range th.entries {
-		if e.Seq < th.start || e.Role == RoleHost {
+		if e.Seq < th.start || e.Role == RoleHost || unsent[e.Seq] {
 			continue
 		}
 		m := llm.Message{Role: e.Role}

@@ -16,7 +16,7 @@ const (
 	keyProviderKind   = "provider.kind"
 	keyProviderURL    = "provider.base_url"
 	keyProviderModel  = "provider.model"
-	keyProviderKey    = "provider.api_key"
+	keyProviderKey    = "provider.api_key" // a secret (storage.DB.Secret); a row of this name is an old one, moved on load
 	keyProviderKeyEnv = "provider.api_key_env"
 	keyProviderWindow = "provider.context_window"
 	keyProviderThink  = "provider.thinking_budget"
@@ -31,7 +31,7 @@ type ProviderSettings struct {
 	Kind      string
 	BaseURL   string
 	Model     string
-	APIKey    string // kept in the database file, which is 0600
+	APIKey    string // kept in the OS keyring, else a private file (storage.DB.Secret), never in a row
 	APIKeyEnv string // or: the environment variable holding the key
 	// ContextWindow is the user's own value, in tokens; 0 means "what the
 	// server states" (see ServerInfo.Window).
@@ -99,6 +99,10 @@ func LoadProvider(ctx context.Context, db *storage.DB) (ProviderSettings, bool, 
 	if err != nil {
 		return ProviderSettings{}, false, err
 	}
+	key, err := providerKey(ctx, db, vals[keyProviderKey])
+	if err != nil {
+		return ProviderSettings{}, false, err
+	}
 	if vals[keyProviderKind] == "" {
 		p, _ := PresetSettings(llm.Presets[0].Name)
 		return p, false, nil
@@ -110,7 +114,7 @@ func LoadProvider(ctx context.Context, db *storage.DB) (ProviderSettings, bool, 
 	think, _ := strconv.Atoi(vals[keyProviderThink]) // absent before thinking could be set: off
 	maxTokens, _ := strconv.Atoi(vals[keyProviderMax])
 	return ProviderSettings{Preset: vals[keyProviderPreset], Kind: vals[keyProviderKind], BaseURL: vals[keyProviderURL],
-		Model: vals[keyProviderModel], APIKey: vals[keyProviderKey], APIKeyEnv: vals[keyProviderKeyEnv], ContextWindow: window,
+		Model: vals[keyProviderModel], APIKey: key, APIKeyEnv: vals[keyProviderKeyEnv], ContextWindow: window,
 		ThinkingBudget: think, MaxTokens: maxTokens}, true, nil
 }
 
@@ -119,12 +123,37 @@ func SaveProvider(ctx context.Context, db *storage.DB, p ProviderSettings) error
 	if err := p.Validate(); err != nil {
 		return err
 	}
+	if err := db.SetSecret(keyProviderKey, p.APIKey); err != nil {
+		return fmt.Errorf("keep the API key in %s: %w", db.SecretsWhere(), err)
+	}
+	if err := db.DeleteSettings(ctx, keyProviderKey); err != nil { // an old plain row
+		return err
+	}
 	return db.SetSettings(ctx, map[string]string{
 		keyProviderPreset: p.Preset, keyProviderKind: p.Kind, keyProviderURL: p.BaseURL, keyProviderModel: p.Model,
-		keyProviderKey: p.APIKey, keyProviderKeyEnv: p.APIKeyEnv, keyProviderWindow: strconv.Itoa(p.ContextWindow),
+		keyProviderKeyEnv: p.APIKeyEnv, keyProviderWindow: strconv.Itoa(p.ContextWindow),
 		keyProviderThink: strconv.Itoa(p.ThinkingBudget), keyProviderMax: strconv.Itoa(p.MaxTokens),
 	})
 }
+
+// providerKey reads the API key from the secret store. A key an older
+// AgentDesk left in a settings row is moved there first, and the row
+// deleted.
+func providerKey(ctx context.Context, db *storage.DB, row string) (string, error) {
+	if row != "" {
+		if err := db.SetSecret(keyProviderKey, row); err != nil {
+			return "", fmt.Errorf("move the API key to %s: %w", db.SecretsWhere(), err)
+		}
+		if err := db.DeleteSettings(ctx, keyProviderKey); err != nil {
+			return "", err
+		}
+	}
+	key, _ := db.Secret(keyProviderKey)
+	return key, nil
+}
+
+// SecretsWhere says where API keys typed into Preferences are kept.
+func SecretsWhere(db *storage.DB) string { return db.SecretsWhere() }
 
 // LoadPolicy reads the approval policy (default: ask).
 func LoadPolicy(ctx context.Context, db *storage.DB) Policy {

@@ -19,19 +19,27 @@ const maxTitleRunes = 60
 // joins this very message), then the model and tools until the model
 // answers without tool calls.
 func (s *Session) turn(ctx context.Context, prompt string) {
+	sent, ok := s.expandCommand(ctx, prompt) // "/x args": the model gets the extension command's body
+	if !ok {
+		return
+	}
 	s.setTitle(ctx, prompt)
 	s.bus.Publish(Event{Kind: EventStatus, Session: s.info.ID, Status: "running UserPromptSubmit hooks…"})
 	res := s.a.cfg.Lifecycle.UserPromptSubmit(s.reporting(ctx), lifecycle.PromptEvent{SessionID: s.info.ID, ProjectDir: s.project,
 		TranscriptPath: s.transcriptPath(), PermissionMode: s.permissionMode(), Prompt: prompt})
 	s.bus.Publish(Event{Kind: EventStatus, Session: s.info.ID})
 	s.notices(ctx, res.Notices)
-	parts := append(contextParts(s.budget(ctx, res.Blocks)), llm.Part{Kind: llm.PartText, Text: prompt})
-	user, err := s.append(ctx, s.main, Entry{Role: llm.RoleUser, Parts: parts, Tokens: estimateParts(parts)})
+	parts := append(contextParts(s.budget(ctx, res.Blocks)), llm.Part{Kind: llm.PartText, Text: sent})
+	user, err := s.append(ctx, s.main, Entry{Role: llm.RoleUser, Parts: parts, Tokens: estimateParts(parts), Typed: typedText(prompt, sent)})
 	if err != nil {
 		s.fail(ctx, err)
 		return
 	}
 	if _, err := s.converse(ctx, s.main, s.system, user.Seq); err != nil {
+		if !s.answered(user.Seq) {
+			s.failUnsent(ctx, err, user.Seq, prompt)
+			return
+		}
 		s.fail(ctx, err)
 		return
 	}
@@ -77,6 +85,29 @@ func (s *Session) fail(ctx context.Context, err error) {
 		return
 	}
 	s.host(ctx, Host{Kind: HostError, Text: err.Error()})
+}
+
+// answered reports whether anything answered the user message at seq.
+func (s *Session) answered(seq int64) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, e := range s.main.entries {
+		if e.Seq > seq && (e.Role == llm.RoleAssistant || e.Role == llm.RoleTool) {
+			return true
+		}
+	}
+	return false
+}
+
+// failUnsent ends a turn whose prompt the model never answered: the
+// prompt goes back to the composer and leaves the conversation.
+func (s *Session) failUnsent(ctx context.Context, err error, seq int64, prompt string) {
+	s.bus.EndStream()
+	h := Host{Kind: HostError, Text: err.Error(), Unsent: seq, Prompt: prompt}
+	if errors.Is(err, context.Canceled) {
+		h.Kind, h.Text = HostStopped, "Stopped before an answer; the prompt is back in the box."
+	}
+	s.host(ctx, h)
 }
 
 // converse calls the model on th until it stops asking for tools.

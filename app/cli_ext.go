@@ -11,6 +11,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/agentdesk/agentdesk/agent/lifecycle"
 	"github.com/agentdesk/agentdesk/agent/safetext"
 	"github.com/agentdesk/agentdesk/agent/skills"
 	"github.com/agentdesk/agentdesk/extensions"
@@ -26,6 +27,9 @@ type extCLI struct {
 	in      *bufio.Reader
 	out     io.Writer
 	errOut  io.Writer
+
+	// commands are the enabled extensions' slash commands, for conflicts.
+	commands func() lifecycle.CommandSet
 }
 
 func cmdExt(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -41,7 +45,8 @@ func cmdExt(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	defer c.close()
 	x := &extCLI{m: c.exts, in: bufio.NewReader(stdin), out: stdout, errOut: stderr,
-		catalog: func() skills.Catalog { return c.newAgent(nil, nil).Catalog("") }}
+		catalog:  func() skills.Catalog { return c.newAgent(nil, nil).Catalog("") },
+		commands: func() lifecycle.CommandSet { return c.newAgent(nil, nil).Commands() }}
 	if err := x.dispatch(ctx, args[0], args[1:]); err != nil {
 		var usage usageError
 		if errors.As(err, &usage) {
@@ -176,6 +181,7 @@ func (x *extCLI) show(ctx context.Context, a cmdArgs) error {
 		return err
 	}
 	info.Diagnostics = append(info.Diagnostics, skillConflicts(info, x.catalog())...)
+	info.Diagnostics = append(info.Diagnostics, commandConflicts(info, x.commands())...)
 	if a.bools["json"] {
 		return writeJSON(x.out, info)
 	}
@@ -227,6 +233,7 @@ func (x *extCLI) printInfo(i extensions.Info) {
 	for _, s := range i.Skills {
 		fmt.Fprintf(x.out, "  skill %s — %s\n", s.Name, s.Description)
 	}
+	x.printCommands(i)
 	for _, o := range i.Options {
 		fmt.Fprintf(x.out, "  setting %s (%s) = %s\n", o.Key, o.Title, optionText(o))
 	}
@@ -262,6 +269,8 @@ func (x *extCLI) enable(ctx context.Context, a cmdArgs) error {
 		if !a.bools["yes"] && !x.confirm("Trust and enable "+t.Name+"?") {
 			return errors.New("not enabled: the hook commands were not confirmed")
 		}
+	} else {
+		x.printTrustCommands(t)
 	}
 	if err := x.setOptions(ctx, id, a.all["config"], !a.bools["yes"]); err != nil {
 		return err
@@ -334,6 +343,13 @@ func (x *extCLI) printTrust(t extensions.Trust) {
 		fmt.Fprintf(x.out, "  %s [%s] %s (timeout %s)\n", h.Event, h.MatcherText(), h.ArgvText(), h.TimeoutText())
 	}
 	fmt.Fprintf(x.out, "  where ${CLAUDE_PLUGIN_ROOT} is %s\n  and ${CLAUDE_PLUGIN_DATA} is %s\n", t.PluginRoot, t.PluginData)
+	if len(t.NotRun) > 0 {
+		fmt.Fprintln(x.out, "Declared but not run (not part of what you trust):")
+		for _, h := range t.NotRun {
+			fmt.Fprintf(x.out, "  %s [%s] %s: %s\n", h.Event, h.MatcherText(), h.ArgvText(), h.Inactive)
+		}
+	}
+	x.printTrustCommands(t)
 	if t.Diff != nil && !t.Diff.Empty() {
 		fmt.Fprintln(x.out, "Changed since you last trusted it:")
 		for _, line := range extensions.DiffLines(*t.Diff) {

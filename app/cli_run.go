@@ -205,6 +205,10 @@ func (p *cliPrinter) entry(e agent.Entry) {
 			}
 			fmt.Fprintf(p.errOut, "  %s %s: %s\n", mark, safetext.Visible(r.Name), safetext.Strip(firstLine(r.Text)))
 		}
+	case llm.RoleUser:
+		if e.Typed != "" {
+			fmt.Fprintf(p.errOut, "» %s: the model gets the command's text (%d bytes)\n", safetext.Strip(e.Typed), len(e.Message().Text()))
+		}
 	case agent.RoleHost:
 		p.host(e.Host)
 	}

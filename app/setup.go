@@ -67,6 +67,7 @@ func openCore(ctx context.Context) (*core, error) {
 		c.logF.Close()
 		return nil, err
 	}
+	db.UseKeyring() // API keys typed into Preferences: the OS keyring, else a private file
 	c.db = db
 	c.exts, err = extensions.NewManager(ctx, db, c.paths.Extensions(), extensions.WithLogger(c.log))
 	if err != nil {
@@ -200,6 +201,7 @@ func (c *core) newAgent(approver agent.Approver, policy func() agent.Policy) *ag
 		StopHookLimit: func() int { return extensions.LoadHookSettings(context.Background(), c.db).StopLimit },
 		ContextCap:    func() int { return extensions.LoadHookSettings(context.Background(), c.db).ContextCapKiB << 10 },
 		CommandEnv:    c.commandEnv(), Logger: c.log, TranscriptDir: c.paths.Transcripts(),
+		Commands: c.disp,
 	})
 }
 

@@ -294,3 +294,32 @@ func TestGuardsIfConditionNarrowsTheHook(t *testing.T) {
 		t.Fatalf("result = %q", last)
 	}
 }
+
+// The trust prompt shows the timeout that applies and lists the hooks
+// that will not run apart, with why.
+func TestTrustPromptEffectiveTimeoutsAndNotRun(t *testing.T) {
+	files := map[string]gittest.File{
+		".claude-plugin/plugin.json": {Body: `{"name":"timeouts","version":"1.0.0"}`},
+		"hooks/hooks.json": {Body: `{"hooks":{"Stop":[{"hooks":[
+			{"type":"command","command":"true"},
+			{"type":"command","command":"sleep 1","timeout":300},
+			{"type":"command","command":"echo 1","timeout":7},
+			{"type":"command","command":"echo a && echo b"}]}]}}`},
+	}
+	e := newTestEnv(t, map[string]*gittest.Repo{"timeouts": repo(t, files)})
+	info := e.install("timeouts", "")
+	trust, err := e.m.TrustPrompt(context.Background(), info.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, h := range trust.Hooks {
+		got = append(got, h.TimeoutText())
+	}
+	if strings.Join(got, " | ") != "5s, the default | 60s; it asks for 300s, the most is 60s | 7s" {
+		t.Fatalf("timeouts = %q", got)
+	}
+	if len(trust.NotRun) != 1 || !strings.Contains(trust.NotRun[0].Inactive, "needs a shell") {
+		t.Fatalf("not run = %+v", trust.NotRun)
+	}
+}

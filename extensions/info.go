@@ -2,6 +2,7 @@ package extensions
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"slices"
 	"strconv"
@@ -37,18 +38,19 @@ type Info struct {
 	RequestedRef string `json:"requested_ref"`
 	// Plugin is the marketplace entry installed (SourceURL is then the
 	// marketplace), PluginSource where that entry points.
-	Plugin         string   `json:"plugin,omitempty"`
-	PluginSource   string   `json:"plugin_source,omitempty"`
-	Commit         string   `json:"commit"`
-	PreviousCommit string   `json:"previous_commit"`
-	Enabled        bool     `json:"enabled"`
-	Status         Status   `json:"status"`
-	Hooks          []Hook   `json:"hooks"`
-	Skills         []Skill  `json:"skills"`
-	Diagnostics    []string `json:"diagnostics"`
-	LastError      string   `json:"last_error"`
-	ReviewReason   string   `json:"review_reason,omitempty"`
-	RecentRuns     []Run    `json:"recent_runs,omitempty"`
+	Plugin         string    `json:"plugin,omitempty"`
+	PluginSource   string    `json:"plugin_source,omitempty"`
+	Commit         string    `json:"commit"`
+	PreviousCommit string    `json:"previous_commit"`
+	Enabled        bool      `json:"enabled"`
+	Status         Status    `json:"status"`
+	Hooks          []Hook    `json:"hooks"`
+	Skills         []Skill   `json:"skills"`
+	Commands       []Command `json:"commands"`
+	Diagnostics    []string  `json:"diagnostics"`
+	LastError      string    `json:"last_error"`
+	ReviewReason   string    `json:"review_reason,omitempty"`
+	RecentRuns     []Run     `json:"recent_runs,omitempty"`
 	// Options are the settings the plugin asks for (userConfig), sensitive
 	// values masked.
 	Options     []OptionValue `json:"options,omitempty"`
@@ -69,13 +71,16 @@ type Info struct {
 
 // Hook is one declared hook command.
 type Hook struct {
-	Event     string   `json:"event"`
-	Matcher   string   `json:"matcher"`
-	If        string   `json:"if,omitempty"` // a tool event's condition, e.g. Bash(git push *)
-	Argv      []string `json:"argv"`
-	TimeoutS  int      `json:"timeout_s"`
-	Inactive  string   `json:"inactive,omitempty"`
-	LastError string   `json:"last_error,omitempty"`
+	Event    string   `json:"event"`
+	Matcher  string   `json:"matcher"`
+	If       string   `json:"if,omitempty"` // a tool event's condition, e.g. Bash(git push *)
+	Argv     []string `json:"argv"`
+	TimeoutS int      `json:"timeout_s"`
+	// EffectiveS is the timeout that applies (the default for 0, capped at
+	// 60 s); set in the trust prompt.
+	EffectiveS int    `json:"effective_timeout_s,omitempty"`
+	Inactive   string `json:"inactive,omitempty"`
+	LastError  string `json:"last_error,omitempty"`
 	// As the manifest wrote them; never run (see manifest.Hook).
 	CommandWindows string `json:"command_windows,omitempty"`
 	Shell          string `json:"shell,omitempty"`
@@ -97,6 +102,16 @@ type Skill struct {
 	Name        string `json:"name"`
 	Path        string `json:"path"`
 	Description string `json:"description,omitempty"`
+}
+
+// Command is one slash command the extension contributes: /EXT:NAME, and
+// /NAME when no other command or host command has that name.
+type Command struct {
+	Name         string   `json:"name"`
+	Path         string   `json:"path"`
+	Description  string   `json:"description,omitempty"`
+	ArgumentHint string   `json:"argument_hint,omitempty"`
+	AllowedTools []string `json:"allowed_tools,omitempty"` // shown only: approvals are never skipped
 }
 
 // Run is one recorded hook run.
@@ -137,7 +152,7 @@ func (m *Manager) load(ctx context.Context, e storage.Extension, withRuns bool) 
 		Plugin: e.Plugin, PluginSource: pluginSourceText(e.PluginSource),
 		PreviousCommit: e.PreviousCommit, Enabled: e.Enabled, LastError: e.LastError, ReviewReason: e.ReviewReason,
 		InstalledAt: e.InstalledAt, UpdatedAt: e.UpdatedAt, Dir: dir, DataDir: m.store.dataDir(e.ID),
-		Hooks: []Hook{}, Skills: []Skill{}, Diagnostics: []string{}, Lingering: childproc.Lingering(e.ID)}
+		Hooks: []Hook{}, Skills: []Skill{}, Commands: []Command{}, Diagnostics: []string{}, Lingering: childproc.Lingering(e.ID)}
 	slices.Sort(info.Lingering)
 	pkg, hash, err := m.version(ctx, e.ID, e.ActiveCommit)
 	if err == nil {
@@ -174,6 +189,7 @@ func (i *Info) fill(pkg *manifest.Package) {
 	for _, s := range pkg.Skills {
 		i.Skills = append(i.Skills, Skill{Name: s.Name, Path: s.Dir, Description: s.Description})
 	}
+	i.Commands = append(i.Commands, commandsOf(pkg)...)
 	i.Diagnostics = append(i.Diagnostics, pkg.Diagnostics...)
 }
 
@@ -226,12 +242,20 @@ func (h Hook) MatcherText() string {
 	return m
 }
 
-// TimeoutText is the timeout as shown.
+// TimeoutText is the timeout as shown: the one that applies where it is
+// known, with where it comes from.
 func (h Hook) TimeoutText() string {
-	if h.TimeoutS == 0 {
+	switch {
+	case h.EffectiveS == 0 && h.TimeoutS == 0:
 		return "default"
+	case h.EffectiveS == 0:
+		return strconv.Itoa(h.TimeoutS) + "s"
+	case h.TimeoutS == 0:
+		return strconv.Itoa(h.EffectiveS) + "s, the default"
+	case h.TimeoutS > h.EffectiveS:
+		return fmt.Sprintf("%ds; it asks for %ds, the most is %ds", h.EffectiveS, h.TimeoutS, h.EffectiveS)
 	}
-	return strconv.Itoa(h.TimeoutS) + "s"
+	return strconv.Itoa(h.EffectiveS) + "s"
 }
 
 // ShortCommit abbreviates a commit for display.

@@ -18,6 +18,7 @@ import (
 	"github.com/agentdesk/agentdesk/extensions/gitfetch"
 	"github.com/agentdesk/agentdesk/extensions/manifest"
 	"github.com/agentdesk/agentdesk/storage"
+	"github.com/agentdesk/agentdesk/storage/secrets"
 )
 
 // Manager owns the registry and the store. Operations on one extension
@@ -26,7 +27,7 @@ import (
 type Manager struct {
 	db      *storage.DB
 	store   store
-	secrets *secrets // sensitive userConfig values
+	secrets *secrets.Store // sensitive userConfig values, never in the registry
 	fetch   []gitfetch.Option
 	log     *slog.Logger
 	runs    *runLog // hook run records, written in the background
@@ -37,6 +38,12 @@ type Manager struct {
 	doomed   map[string]bool   // version folders to delete when no hook uses them
 	onRemove []func(id string) // called before an extension stops being active
 }
+
+// keyringService names AgentDesk's extension entries in the OS keyring.
+const keyringService = "AgentDesk extensions"
+
+// account is a sensitive userConfig value's name in the secret store.
+func account(id, key string) string { return id + "/" + key }
 
 // Option configures a Manager.
 type Option func(*Manager)
@@ -59,7 +66,7 @@ func WithLogger(l *slog.Logger) Option { return func(m *Manager) { m.log = l } }
 // NewManager opens the store under root (<data>/extensions) and sweeps
 // what interrupted installs, updates and uninstalls left behind.
 func NewManager(ctx context.Context, db *storage.DB, root string, opts ...Option) (*Manager, error) {
-	m := &Manager{db: db, store: store{root: root}, secrets: &secrets{file: filepath.Join(root, "secrets.json")}, log: slog.New(slog.DiscardHandler),
+	m := &Manager{db: db, store: store{root: root}, secrets: secrets.New(keyringService, filepath.Join(root, "secrets.json"), true), log: slog.New(slog.DiscardHandler),
 		opLocks: map[string]*sync.Mutex{}, inUse: map[string]int{}, doomed: map[string]bool{}}
 	for _, o := range opts {
 		o(m)

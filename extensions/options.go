@@ -52,7 +52,7 @@ func (m *Manager) optionValues(ctx context.Context, id string, pkg *manifest.Pac
 // optionValue is the stored value, else the default.
 func (m *Manager) optionValue(ctx context.Context, id string, o manifest.Option) (string, bool) {
 	if o.Sensitive {
-		if v, ok := m.secrets.get(id, o.Key); ok {
+		if v, ok := m.secrets.Get(account(id, o.Key)); ok {
 			return v, true
 		}
 	} else if v, ok, err := m.db.Setting(ctx, optionSetting(id, o.Key)); err == nil && ok {
@@ -90,9 +90,9 @@ func (m *Manager) setOption(ctx context.Context, id string, o manifest.Option, v
 	}
 	if o.Sensitive {
 		if value == "" {
-			return m.secrets.delete(id, o.Key)
+			return m.secrets.Delete(account(id, o.Key))
 		}
-		return m.secrets.set(id, o.Key, value)
+		return m.secrets.Set(account(id, o.Key), value)
 	}
 	if value == "" {
 		return m.db.DeleteSettings(ctx, optionSetting(id, o.Key))
@@ -150,7 +150,7 @@ func (m *Manager) forgetOptions(ctx context.Context, id string, pkg *manifest.Pa
 	var errs []error
 	for _, o := range pkg.UserConfig {
 		if o.Sensitive {
-			errs = append(errs, m.secrets.delete(id, o.Key))
+			errs = append(errs, m.secrets.Delete(account(id, o.Key)))
 		}
 	}
 	errs = append(errs, m.db.DeleteSettings(ctx, "extension."+id+".option."))

@@ -83,7 +83,11 @@ func logInstalled(t *testing.T, name string, info Info) {
 		}
 		hooks = append(hooks, h.Event+" "+h.ArgvText()+" ("+state+")")
 	}
-	t.Logf("%s: ok, %d hooks, %d skills; hooks %q; notes %q", name, len(info.Hooks), len(info.Skills), hooks, info.Diagnostics)
+	var commands []string
+	for _, c := range info.Commands {
+		commands = append(commands, "/"+c.Name)
+	}
+	t.Logf("%s: ok, %d hooks, %d skills, commands %q; hooks %q; notes %q", name, len(info.Hooks), len(info.Skills), commands, hooks, info.Diagnostics)
 }
 
 // TestRealHookify runs the published hookify plugin (anthropics'

@@ -23,6 +23,7 @@ func (i Info) ForDisplay() Info {
 		skills[k] = sk
 	}
 	i.Skills = skills
+	i.Commands = safeCommands(i.Commands)
 	opts := make([]OptionValue, len(i.Options))
 	for k, o := range i.Options {
 		o.Title, o.Description, o.Value, o.Default = s(o.Title), s(o.Description), s(o.Value), s(o.Default)
@@ -42,7 +43,8 @@ func (i Info) ForDisplay() Info {
 // they are.
 func (t Trust) ForDisplay() Trust {
 	t.Name, t.Reason = safetext.Strip(t.Name), safetext.Strip(t.Reason)
-	t.Hooks = safeHooks(t.Hooks)
+	t.Hooks, t.NotRun = safeHooks(t.Hooks), safeHooks(t.NotRun)
+	t.Commands = safeCommands(t.Commands)
 	return t
 }
 
@@ -62,6 +64,16 @@ func mapStrings(in []string, f func(string) string) []string {
 	out := make([]string, len(in))
 	for k, v := range in {
 		out[k] = f(v)
+	}
+	return out
+}
+
+func safeCommands(commands []Command) []Command {
+	out := make([]Command, len(commands))
+	for k, c := range commands {
+		c.Name, c.Description, c.ArgumentHint = safetext.Strip(c.Name), safetext.Strip(c.Description), safetext.Strip(c.ArgumentHint)
+		c.AllowedTools = mapStrings(c.AllowedTools, safetext.Strip)
+		out[k] = c
 	}
 	return out
 }

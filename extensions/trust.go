@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"time"
 
+	"github.com/agentdesk/agentdesk/extensions/hookrun"
 	"github.com/agentdesk/agentdesk/extensions/manifest"
 	"github.com/agentdesk/agentdesk/storage"
 )
@@ -18,9 +20,12 @@ var ErrTrustChanged = errors.New("the hook commands changed since they were show
 
 // Trust is what the user confirms to enable an extension.
 type Trust struct {
-	ID      string
-	Name    string
-	Hooks   []Hook // every runnable hook: event, matcher, exact argv, timeout
+	ID    string
+	Name  string
+	Hooks []Hook // every runnable hook: event, matcher, exact argv, effective timeout
+	// NotRun lists the declared hooks that will not run, each with its
+	// Inactive reason: shown apart, never counted as trusted.
+	NotRun  []Hook
 	Hash    string // pass back to Enable: proves the user saw this list
 	Reason  string // why a review is needed again, if it is
 	Diff    *manifest.HookDiff
@@ -28,6 +33,8 @@ type Trust struct {
 	// What the argv's variables stand for: the installed folder and the
 	// extension's data folder (${CLAUDE_PROJECT_DIR} is the open project).
 	PluginRoot, PluginData string
+	// Commands are its slash commands: shown, they run nothing.
+	Commands []Command
 }
 
 // NeedsConfirmation reports whether the trust dialog must be shown; an
@@ -46,9 +53,16 @@ func (m *Manager) TrustPrompt(ctx context.Context, id string) (Trust, error) {
 		return Trust{}, err
 	}
 	t := Trust{ID: id, Name: displayName(pkg.Manifest), Hash: hash, Reason: e.ReviewReason, Warning: TrustWarning,
-		PluginRoot: m.store.versionDir(id, e.ActiveCommit), PluginData: m.store.dataDir(id)}
-	for _, h := range runnableHooks(pkg) {
-		t.Hooks = append(t.Hooks, Hook{Event: h.Event, Matcher: h.Matcher, If: h.If, Argv: h.Argv, TimeoutS: h.Timeout, Key: h.Key()})
+		PluginRoot: m.store.versionDir(id, e.ActiveCommit), PluginData: m.store.dataDir(id), Commands: commandsOf(pkg)}
+	def := LoadHookSettings(ctx, m.db).DefaultTimeout
+	for _, h := range pkg.Hooks {
+		v := Hook{Event: h.Event, Matcher: h.Matcher, If: h.If, Argv: h.Argv, TimeoutS: h.Timeout, Key: h.Key(), Inactive: h.Inactive}
+		if h.Inactive != "" {
+			t.NotRun = append(t.NotRun, v)
+			continue
+		}
+		v.EffectiveS = effectiveTimeout(h.Timeout, def)
+		t.Hooks = append(t.Hooks, v)
 	}
 	if old := m.trustedHooks(ctx, e); old != nil && e.TrustedHash != hash {
 		d := manifest.DiffHooks(old, runnableHooks(pkg))
@@ -232,4 +246,14 @@ func DiffLines(d manifest.HookDiff) []string {
 func hookLine(h manifest.Hook) string {
 	v := Hook{Event: h.Event, Matcher: h.Matcher, If: h.If, Argv: h.Argv, TimeoutS: h.Timeout}
 	return fmt.Sprintf("%s [%s] %s (timeout %s)", v.Event, v.MatcherText(), v.ArgvText(), v.TimeoutText())
+}
+
+// effectiveTimeout is how long a hook may run, in seconds: its own
+// timeout, else the Preferences default, never above hookrun.MaxTimeout.
+func effectiveTimeout(own int, def time.Duration) int {
+	d := time.Duration(own) * time.Second
+	if own == 0 {
+		d = def
+	}
+	return int(min(d, hookrun.MaxTimeout) / time.Second)
 }

@@ -16,6 +16,8 @@ import (
 	"time"
 
 	_ "github.com/mattn/go-sqlite3" // registers the "sqlite3" driver
+
+	"github.com/agentdesk/agentdesk/storage/secrets"
 )
 
 // busyTimeout is how long a writer waits for another writer (in this or
@@ -36,9 +38,10 @@ var ErrNewerSchema = errors.New("database written by a newer AgentDesk")
 // writer at a time; a single connection makes that explicit and keeps
 // transactions immediate) plus a pool of read-only connections.
 type DB struct {
-	path string
-	w    *sql.DB
-	r    *sql.DB
+	path    string
+	w       *sql.DB
+	r       *sql.DB
+	secrets *secrets.Store // secret settings: never in a row
 }
 
 // dsn builds a mattn/go-sqlite3 URI with net/url, because mattn cuts a raw
@@ -74,7 +77,7 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	}
 	w.SetMaxOpenConns(1)
 	w.SetConnMaxIdleTime(0)
-	db := &DB{path: path, w: w}
+	db := &DB{path: path, w: w, secrets: secrets.New(keyringService, filepath.Join(filepath.Dir(path), "secrets.json"), false)}
 	if err := db.migrate(ctx); err != nil {
 		w.Close()
 		return nil, err

@@ -48,9 +48,12 @@ type chatView struct {
 	deleteBtn   *widget.Button
 	transcript  *transcriptView
 	composer    *composer
+	completion  *slashCompletion
 	sendBtn     *widget.Button
 	stopBtn     *widget.Button
 	queueLabel  *secondaryLabel
+	unsentNote  *widget.Label // why the prompt in the composer came back
+	find        *findBar
 	status      *secondaryLabel
 	banner      *fyne.Container
 	bannerText  *widget.Label
@@ -92,7 +95,10 @@ func (c *chatView) buildUI() fyne.CanvasObject {
 	c.queueLabel = newSecondaryLabel("", fyne.TextWrapWord)
 	c.queueLabel.Hide()
 	buttons := container.NewVBox(c.sendBtn, c.stopBtn)
-	composerRow := container.NewBorder(c.queueLabel, nil, nil, buttons, c.composer)
+	c.completion = newSlashCompletion(c)
+	c.unsentNote = &widget.Label{Wrapping: fyne.TextWrapWord, Importance: widget.DangerImportance}
+	c.unsentNote.Hide()
+	composerRow := container.NewBorder(container.NewVBox(c.completion.object(), c.queueLabel, c.unsentNote), nil, nil, buttons, c.composer)
 
 	c.bannerText = &widget.Label{Wrapping: fyne.TextWrapWord, Importance: widget.WarningImportance}
 	c.banner = container.NewBorder(nil, nil, nil, container.NewHBox(
@@ -101,7 +107,8 @@ func (c *chatView) buildUI() fyne.CanvasObject {
 	), c.bannerText)
 	c.banner.Hide()
 
-	c.chatPane = container.NewBorder(nil, composerRow, nil, nil, c.transcript.object())
+	c.find = newFindBar(c)
+	c.chatPane = container.NewBorder(c.find.object(), composerRow, nil, nil, c.transcript.object())
 	c.emptyState = c.buildEmptyState()
 	c.body = container.NewStack(c.emptyState)
 	c.status = newSecondaryLabel("ready", fyne.TextWrapOff)
@@ -237,7 +244,7 @@ func (c *chatView) onSelectSession(id widget.ListItemID) {
 	c.transcript.clear(false)
 	turn := c.nextOpening()
 	background(c.u, func(ctx context.Context) (*agent.Session, error) {
-		return c.u.d.Agent.OpenSession(ctx, s.ID)
+		return c.u.d.Loops.Open(ctx, s.ID)
 	}, func(sess *agent.Session, err error) {
 		if err != nil {
 			dialog.ShowError(err, c.u.main)
@@ -256,14 +263,10 @@ func (c *chatView) nextOpening() int {
 	return c.opening
 }
 
-// stillOpening reports whether the choice turn is the latest; if not, it
-// closes the session that choice opened.
+// stillOpening reports whether the choice turn is the latest. A session
+// a moot choice opened stays among the live loops, like any other.
 func (c *chatView) stillOpening(turn int, sess *agent.Session) bool {
-	if turn == c.opening {
-		return true
-	}
-	c.u.goWork(func() { sess.Close() })
-	return false
+	return turn == c.opening
 }
 
 func (c *chatView) onNewSession() {
@@ -277,7 +280,7 @@ func (c *chatView) onNewSession() {
 	p := c.project
 	turn := c.nextOpening()
 	background(c.u, func(ctx context.Context) (*agent.Session, error) {
-		return c.u.d.Agent.NewSession(ctx, p)
+		return c.u.d.Loops.New(ctx, p)
 	}, func(sess *agent.Session, err error) {
 		if err != nil {
 			dialog.ShowError(err, c.u.main)
@@ -297,6 +300,7 @@ func (c *chatView) attach(s *agent.Session) {
 		c.closeSession() // never two sessions pumping into one view
 	}
 	c.session = s
+	c.u.d.Loops.Show(s.ID())
 	c.transcript.setEntries(s.ID(), s.Entries())
 	ctx, cancel := context.WithCancel(c.u.ctx)
 	c.stopPump = cancel
@@ -305,37 +309,20 @@ func (c *chatView) attach(s *agent.Session) {
 	c.u.main.Canvas().Focus(c.composer)
 }
 
-// closeSession detaches the open session; its turn and hooks stop in the
-// background, then its SessionEnd hooks run (reason "other": the window
-// moved on; opening it again is a resume).
-func (c *chatView) closeSession() { c.closeSessionFor(lifecycle.EndOther) }
+// closeSession detaches the open session from the window. Its loop
+// stays alive among the last few (Deps.Loops): a turn it runs goes on,
+// and switching back to it is not a resume.
+func (c *chatView) closeSession() { c.detach() }
 
-// closeSessionFor is closeSession with SessionEnd's reason; "" fires no
-// SessionEnd (a deleted session gets "clear" from the agent).
-func (c *chatView) closeSessionFor(reason string) {
-	if s := c.detach(); s != nil {
-		c.u.goWork(func() { // counted, so quitting waits for it too
-			s.Close()
-			if reason != "" {
-				ctx, cancel := context.WithTimeout(context.Background(), agent.SessionEndBudget)
-				defer cancel()
-				s.End(ctx, reason)
-			}
-		})
-	}
-}
-
-// closeSessionAndWait is closeSession at quit: it returns once the
-// session's turn and hook processes are gone and its SessionEnd hooks
-// (reason "prompt_input_exit") ran, within agent.SessionEndBudget.
-// It changes no widget: at quit the run loop may be over.
+// closeSessionAndWait is the quit: every live loop stops its turn and
+// hook processes and gets SessionEnd "prompt_input_exit", within
+// agent.SessionEndBudget. It changes no widget: at quit the run loop may
+// be over.
 func (c *chatView) closeSessionAndWait() {
-	if s := c.take(); s != nil {
-		s.Close()
-		ctx, cancel := context.WithTimeout(context.Background(), agent.SessionEndBudget)
-		defer cancel()
-		s.End(ctx, lifecycle.EndExit)
-	}
+	c.take()
+	ctx, cancel := context.WithTimeout(context.Background(), agent.SessionEndBudget)
+	defer cancel()
+	c.u.d.Loops.CloseAll(ctx, lifecycle.EndExit)
 }
 
 func (c *chatView) detach() *agent.Session {
@@ -350,6 +337,7 @@ func (c *chatView) take() *agent.Session {
 		c.stopPump()
 		c.stopPump = nil
 	}
+	c.u.d.Loops.Show("")
 	s := c.session
 	c.session = nil
 	return s
@@ -430,6 +418,24 @@ func (c *chatView) onEntry(e agent.Entry) {
 	case agent.HostError:
 		c.checkProvider() // a failed turn: is the server still there?
 	}
+	if e.Host.Prompt != "" && c.session != nil && e.Session == c.session.ID() {
+		c.takeBack(e.Host.Prompt, e.Host.Text)
+	}
+}
+
+// takeBack returns a prompt the model never answered to the composer,
+// ahead of whatever is there, with why beside it: nothing typed is lost,
+// and nothing is sent again without the user.
+func (c *chatView) takeBack(prompt, why string) {
+	draft := strings.TrimSpace(c.composer.Text)
+	switch {
+	case draft == "":
+		c.composer.SetText(prompt)
+	case !strings.HasPrefix(draft, prompt):
+		c.composer.SetText(prompt + "\n\n" + draft)
+	}
+	c.unsentNote.SetText("Not answered: " + why)
+	c.unsentNote.Show()
 }
 
 func (c *chatView) onSend(text string) {
@@ -437,6 +443,7 @@ func (c *chatView) onSend(text string) {
 	if text == "" {
 		return
 	}
+	c.unsentNote.Hide()
 	if c.project.ID == 0 {
 		c.onOpenFolder()
 		return
@@ -460,7 +467,7 @@ func (c *chatView) startSessionWith(text string) {
 	p := c.project
 	turn := c.nextOpening()
 	background(c.u, func(ctx context.Context) (*agent.Session, error) {
-		return c.u.d.Agent.NewSession(ctx, p)
+		return c.u.d.Loops.New(ctx, p)
 	}, func(sess *agent.Session, err error) {
 		if err != nil {
 			dialog.ShowError(err, c.u.main)
@@ -661,10 +668,13 @@ func (c *chatView) onDelete() {
 			return
 		}
 		if c.session != nil && c.session.ID() == s.ID {
-			c.closeSessionFor("") // DeleteSession fires SessionEnd "clear"
+			c.closeSession()
 			c.transcript.clear(false)
 		}
 		background(c.u, func(ctx context.Context) (struct{}, error) {
+			if live := c.u.d.Loops.Forget(s.ID); live != nil {
+				live.Close() // DeleteSession fires SessionEnd "clear"
+			}
 			return struct{}{}, c.u.d.Agent.DeleteSession(ctx, s.ID)
 		}, func(_ struct{}, err error) {
 			if err != nil && !errors.Is(err, storage.ErrNotFound) {

@@ -433,3 +433,32 @@ func TestApprovalForcedByAnExtension(t *testing.T) {
 		t.Error("Allow once and Deny must stay")
 	}
 }
+
+// A prompt the model never answered comes back to the composer with why
+// beside it, and is not sent again with the next prompt.
+func TestUnansweredPromptReturnsToTheComposer(t *testing.T) {
+	server := llmtest.NewOpenAI(t)
+	server.Push(llmtest.Reply{Status: 500, ErrorBody: llmtest.OpenAIError(500, "server melted", "server_error")}, llmtest.Reply{Text: "fine now"})
+	h := newHarness(t, harnessOptions{provider: fakeProvider(server)})
+	u := h.open(true)
+	u.chat.onSend("explain the parser")
+	h.loop.waitFor(t, "the prompt back", func() bool { return u.chat.composer.Text == "explain the parser" })
+	if !u.chat.unsentNote.Visible() || !strings.Contains(u.chat.unsentNote.Text, "Not answered") {
+		t.Fatalf("note = %q (visible %v)", u.chat.unsentNote.Text, u.chat.unsentNote.Visible())
+	}
+	u.chat.onSend(u.chat.composer.Text)
+	h.loop.waitFor(t, "the answer", func() bool { return strings.Contains(allText(u.chat.transcript.list), "fine now") })
+	if u.chat.unsentNote.Visible() {
+		t.Error("the note must go once the prompt is sent again")
+	}
+	last := server.Requests()[len(server.Requests())-1]
+	n := 0
+	for _, m := range last.Messages {
+		if m.Role == "user" {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Fatalf("%d user messages sent; the failed one must not be glued to the new one", n)
+	}
+}

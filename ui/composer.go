@@ -13,7 +13,12 @@ type composer struct {
 	onSend  func(string)
 	onStop  func()
 	shifted bool
-	window  map[string]bool // shortcuts of the window, passed on to its canvas
+	window  windowShortcuts // shortcuts of the window, passed on to its canvas
+
+	// keys sees keys first and reports whether it took them, tabs whether
+	// Tab is wanted: the command completion, while its list is open.
+	keys func(*fyne.KeyEvent) bool
+	tabs func() bool
 }
 
 func newComposer(onSend func(string), onStop func()) *composer {
@@ -44,6 +49,9 @@ func (c *composer) KeyUp(k *fyne.KeyEvent) {
 
 // TypedKey sends on Enter and stops on Esc.
 func (c *composer) TypedKey(k *fyne.KeyEvent) {
+	if c.keys != nil && c.keys(k) {
+		return
+	}
 	switch k.Name {
 	case fyne.KeyReturn, fyne.KeyEnter:
 		if !c.shifted {
@@ -63,26 +71,42 @@ func (c *composer) TypedKey(k *fyne.KeyEvent) {
 }
 
 // AcceptsTab is false: Tab and Shift+Tab move the focus, as in every other
-// chat app, instead of inserting a tab into the prompt (fyne.Tabbable).
-func (c *composer) AcceptsTab() bool { return false }
+// chat app, instead of inserting a tab into the prompt (fyne.Tabbable);
+// only while the command completion is open, Tab accepts its choice.
+func (c *composer) AcceptsTab() bool { return c.tabs != nil && c.tabs() }
 
 // passOn makes shortcut, one of the window's, reach the window while the
 // composer has the focus.
-func (c *composer) passOn(shortcut fyne.Shortcut) {
-	if c.window == nil {
-		c.window = map[string]bool{}
+func (c *composer) passOn(shortcut fyne.Shortcut) { c.window.add(shortcut) }
+
+// windowShortcuts are the window's shortcuts a focused entry hands on to
+// the window's canvas (a focused entry gets shortcuts first and would
+// swallow them).
+type windowShortcuts map[string]bool
+
+func (w *windowShortcuts) add(s fyne.Shortcut) {
+	if *w == nil {
+		*w = windowShortcuts{}
 	}
-	c.window[shortcut.ShortcutName()] = true
+	(*w)[s.ShortcutName()] = true
+}
+
+// handOn gives s to the canvas of from if it is one of the window's.
+func (w windowShortcuts) handOn(from fyne.CanvasObject, s fyne.Shortcut) bool {
+	if !w[s.ShortcutName()] {
+		return false
+	}
+	cv, ok := fyne.CurrentApp().Driver().CanvasForObject(from).(interface{ TypedShortcut(fyne.Shortcut) })
+	if ok {
+		cv.TypedShortcut(s)
+	}
+	return ok
 }
 
 // TypedShortcut hands the window's shortcuts (Ctrl/Cmd+N, Ctrl/Cmd+,) to
 // its canvas and keeps the entry's own (copy, paste, word moves).
 func (c *composer) TypedShortcut(s fyne.Shortcut) {
-	if c.window[s.ShortcutName()] {
-		if cv, ok := fyne.CurrentApp().Driver().CanvasForObject(c).(interface{ TypedShortcut(fyne.Shortcut) }); ok {
-			cv.TypedShortcut(s)
-			return
-		}
+	if !c.window.handOn(c, s) {
+		c.Entry.TypedShortcut(s)
 	}
-	c.Entry.TypedShortcut(s)
 }

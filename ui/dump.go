@@ -45,6 +45,9 @@ func (t *transcriptView) dump(b *strings.Builder) {
 			continue
 		}
 		b.WriteString(string(e.Role) + ": " + e.Message().Text())
+		if e.Typed != "" {
+			b.WriteString(" [typed " + e.Typed + "]")
+		}
 		for _, c := range e.Message().ToolCalls() {
 			b.WriteString(" [tool " + describeCall(c) + "]")
 		}

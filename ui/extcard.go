@@ -55,7 +55,7 @@ func (p *extensionsPane) card(info extensions.Info) fyne.CanvasObject {
 	if st.busy || info.Status == extensions.StatusError {
 		toggle.Disable()
 	}
-	counts := &widget.Label{Text: fmt.Sprintf("%d hooks · %d skills", len(info.Hooks), len(info.Skills))}
+	counts := &widget.Label{Text: fmt.Sprintf("%d hooks · %d skills · %d commands", len(info.Hooks), len(info.Skills), len(info.Commands))}
 	top := container.NewHBox(badge(info.Status), toggle, counts)
 	if cta := p.callToAction(info); cta != nil {
 		top.Add(cta)
@@ -199,6 +199,7 @@ func (p *extensionsPane) detailBody(info extensions.Info) fyne.CanvasObject {
 	}
 	section("Hooks", hookLines(info.Hooks))
 	section("Skills", p.skillLines(info))
+	section("Slash commands", p.commandLines(info))
 	section("Diagnostics", info.Diagnostics)
 	section("Recent hook runs", runLines(info.RecentRuns))
 	box.Add(newSecondaryLabel("Folder: "+info.Dir+"\nData: "+info.DataDir, fyne.TextWrapBreak))
@@ -318,6 +319,15 @@ func (p *extensionsPane) showTrust(t extensions.Trust) {
 	}
 	content.Add(widget.NewLabelWithStyle("Commands that will run", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
 	content.Add(monoBlock(strings.Join(trustLines(t.Hooks), "\n")))
+	if len(t.NotRun) > 0 {
+		content.Add(widget.NewLabelWithStyle("Declared but not run (not part of what you trust)", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
+		content.Add(monoBlock(strings.Join(notRunLines(t.NotRun), "\n")))
+	}
+	if len(t.Commands) > 0 {
+		content.Add(widget.NewLabelWithStyle("Slash commands it adds (their text goes to the model when you type them; nothing in them runs)",
+			fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
+		content.Add(monoBlock(strings.Join(commandLines(t.ID, t.Commands, nil), "\n")))
+	}
 	content.Add(newSecondaryLabel("${CLAUDE_PLUGIN_ROOT} is "+t.PluginRoot+"\n${CLAUDE_PLUGIN_DATA} is "+t.PluginData+
 		"\nHooks run without a shell, in the project folder, with a minimal environment and no API keys.",
 		fyne.TextWrapBreak))
@@ -351,6 +361,15 @@ func (p *extensionsPane) optionsOf(id string) []extensions.OptionValue {
 		}
 	}
 	return nil
+}
+
+// notRunLines are the hooks that will not run, each with why.
+func notRunLines(hooks []extensions.Hook) []string {
+	var out []string
+	for _, h := range hooks {
+		out = append(out, fmt.Sprintf("%s  [%s]  %s\n    not run: %s", h.Event, h.MatcherText(), h.ArgvText(), h.Inactive))
+	}
+	return out
 }
 
 func trustLines(hooks []extensions.Hook) []string {

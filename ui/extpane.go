@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/agentdesk/agentdesk/agent/lifecycle"
 	"github.com/agentdesk/agentdesk/extensions"
 )
 
@@ -44,6 +45,10 @@ type extensionsPane struct {
 	skills  map[string]string   // skill name → source that wins, for conflict markers
 	onTrust func(dialog.Dialog) // tests observe the trust dialog
 	picker  dialog.Dialog       // the open marketplace picker, for tests
+
+	// commandConflicts are the enabled extensions' command names that
+	// only run namespaced, for conflict markers.
+	commandConflicts []lifecycle.CommandConflict
 }
 
 // cardState is what a card shows besides the extension's Info.
@@ -345,8 +350,9 @@ func (p *extensionsPane) showInstallMessage(text string, isError bool) {
 
 // paneData is what a reload reads in the background.
 type paneData struct {
-	infos   []extensions.Info
-	winners map[string]string
+	infos     []extensions.Info
+	winners   map[string]string
+	conflicts []lifecycle.CommandConflict
 }
 
 // reload re-reads the registry and redraws the cards.
@@ -366,13 +372,13 @@ func (p *extensionsPane) reload() {
 		for _, s := range p.u.d.Agent.Catalog(project).Skills {
 			winners[s.Name] = s.Source
 		}
-		return paneData{infos, winners}, nil
+		return paneData{infos, winners, p.u.d.Agent.Commands().Conflicts}, nil
 	}, func(d paneData, err error) {
 		if err != nil {
 			p.showInstallMessage(sentence(err), true)
 			return
 		}
-		p.infos, p.skills = d.infos, d.winners
+		p.infos, p.skills, p.commandConflicts = d.infos, d.winners, d.conflicts
 		for i := range p.infos {
 			p.infos[i] = p.infos[i].ForDisplay()
 		}

@@ -21,6 +21,7 @@ func demoPlugin(timeout string) map[string]gittest.File {
 		"hooks/hooks.json":           {Body: `{"hooks":{"SessionStart":[{"matcher":"startup|resume","hooks":[{"type":"command","command":"${CLAUDE_PLUGIN_ROOT}/hooks/start.sh --mode full","timeout":` + timeout + `}]}]}}`},
 		"hooks/start.sh":             {Body: "#!/bin/sh\necho demo context\n", Mode: 0o755},
 		"skills/demo-skill/SKILL.md": {Body: "---\nname: demo-skill\ndescription: Demo skill\n---\n"},
+		"commands/demo-review.md":    {Body: "---\ndescription: Review with Demo\nargument-hint: [file]\n---\nReview $1.\n"},
 	}
 }
 
@@ -105,7 +106,8 @@ func TestPaneLifecycle(t *testing.T) {
 	p.waitText("Enable Demo?")
 	dlg := allText(topOverlay(p.win))
 	if !strings.Contains(dlg, extensions.TrustWarning) || !strings.Contains(dlg, "SessionStart  [startup|resume]  timeout 5s") ||
-		!strings.Contains(dlg, "${CLAUDE_PLUGIN_ROOT}/hooks/start.sh --mode full") {
+		!strings.Contains(dlg, "${CLAUDE_PLUGIN_ROOT}/hooks/start.sh --mode full") ||
+		!strings.Contains(dlg, "Slash commands it adds") || !strings.Contains(dlg, "/demo-review [file] — Review with Demo") {
 		t.Fatalf("trust dialog:\n%s", dlg)
 	}
 	p.tap("Enable")

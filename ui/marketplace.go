@@ -39,6 +39,7 @@ func (p *extensionsPane) pickPlugins(mkt *extensions.MarketplaceError, ref strin
 			p.installPicked(mkt, ref, picked)
 		}, p.window())
 	p.picker = d
+	dialogKeys(p.window(), d, d.Confirm) // installing runs nothing: Enter installs what is picked
 	d.Show()
 }
 

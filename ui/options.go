@@ -69,6 +69,7 @@ func (p *extensionsPane) onSettings(info extensions.Info) {
 		}
 	}, p.window())
 	d.Resize(fyne.NewSize(560, 360))
+	dialogKeys(p.window(), d, d.Confirm)
 	d.Show()
 }
 

@@ -49,6 +49,12 @@ func TestTrustDialogAsksForSettingsAndTheCardEditsThem(t *testing.T) {
 
 	p.tap("Settings…")
 	p.waitText("Demo settings")
+	press(p.win, fyne.KeyEscape) // Esc cancels the Settings dialog
+	if topOverlay(p.win) != nil {
+		t.Fatal("Esc left the Settings dialog open")
+	}
+	p.tap("Settings…")
+	p.waitText("Demo settings")
 	walk(topOverlay(p.win), func(o fyne.CanvasObject) {
 		if e, ok := o.(*widget.Entry); ok && !e.Password {
 			e.SetText("us")

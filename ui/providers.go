@@ -23,6 +23,8 @@ var kindLabels = map[string]string{llm.KindOpenAI: "OpenAI-compatible", llm.Kind
 // rounds (the approval policy has its own section, Approvals).
 type providersPane struct {
 	u       *UI
+	form    *widget.Form
+	keyItem *widget.FormItem // its hint says where the key is kept
 	preset  *widget.Select
 	kind    *widget.Select
 	baseURL *widget.Entry
@@ -57,12 +59,13 @@ func (p *providersPane) buildUI() fyne.CanvasObject {
 	p.answer = &widget.Entry{PlaceHolder: fmt.Sprintf("empty: ds4-server's room, else %d or a quarter of a smaller window", llm.DefaultMaxTokens)}
 	p.rounds = &widget.Entry{PlaceHolder: fmt.Sprint(agent.DefaultRalphRounds)}
 	p.status = &widget.Label{Wrapping: fyne.TextWrapWord}
+	p.keyItem = &widget.FormItem{Text: "API key", Widget: p.apiKey, HintText: "kept in the system keyring, or else in a file only you can read"}
 	form := &widget.Form{Items: []*widget.FormItem{
 		{Text: "Preset", Widget: p.preset},
 		{Text: "Kind", Widget: p.kind},
 		{Text: "Base URL", Widget: p.baseURL},
 		{Text: "Model", Widget: p.model},
-		{Text: "API key", Widget: p.apiKey, HintText: "stored in the AgentDesk database file (readable only by you)"},
+		p.keyItem,
 		{Text: "Key variable", Widget: p.keyEnv},
 		{Text: "Context window", Widget: container.NewVBox(p.window, p.served), HintText: "tokens; compaction starts at 80% of it. A number here overrides the server's"},
 		{Text: "Thinking budget", Widget: p.think, HintText: fmt.Sprintf("Anthropic: tokens the model may think before answering (0 = off, else at least %d); other servers think on their own", llm.MinThinkingBudget)},
@@ -73,6 +76,7 @@ func (p *providersPane) buildUI() fyne.CanvasObject {
 		&widget.Button{Text: "Test connection", OnTapped: p.onTest},
 		&widget.Button{Text: "Save", Importance: widget.HighImportance, OnTapped: p.onSave},
 	)
+	p.form = form
 	return container.NewBorder(widget.NewLabelWithStyle("Providers", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 		container.NewVBox(p.status, buttons), nil, nil, container.NewVScroll(form))
 }
@@ -80,13 +84,15 @@ func (p *providersPane) buildUI() fyne.CanvasObject {
 func (p *providersPane) shown() {
 	background(p.u, func(ctx context.Context) (providerState, error) {
 		ps, _, err := agent.LoadProvider(ctx, p.u.d.DB)
-		return providerState{ps, agent.LoadRalphRounds(ctx, p.u.d.DB)}, err
+		return providerState{ps, agent.LoadRalphRounds(ctx, p.u.d.DB), agent.SecretsWhere(p.u.d.DB)}, err
 	}, func(s providerState, err error) {
 		if err != nil {
 			p.status.SetText(err.Error())
 			return
 		}
 		p.fill(s.settings)
+		p.keyItem.HintText = "kept in " + s.keysAt + ", never in the database"
+		p.form.Refresh()
 		p.showServedWindow()
 		p.rounds.SetText(strconv.Itoa(s.rounds))
 	})
@@ -95,6 +101,7 @@ func (p *providersPane) shown() {
 type providerState struct {
 	settings agent.ProviderSettings
 	rounds   int
+	keysAt   string // where API keys are kept
 }
 
 func (p *providersPane) fill(s agent.ProviderSettings) {

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"strings"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
@@ -31,10 +33,13 @@ func (c *chatView) bindings() []binding {
 		{mod + "+N", "New session", ctrl(fyne.KeyN), c.onNewSession},
 		{mod + "+,", "Preferences", ctrl(fyne.KeyComma), func() { c.u.ShowPreferences(sectionProviders) }},
 		{mod + "+W", "Close the window", ctrl(fyne.KeyW), c.u.main.Close},
+		{mod + "+F", "Find in this session (Enter: next, Shift+Enter: previous, Esc: close)", ctrl(fyne.KeyF), c.find.show},
+		{mod + "+K", "Commands: the list of / commands (in an empty prompt box)", ctrl(fyne.KeyK), c.openCommandList},
 		{mod + "+/ or F1", "This list of keyboard shortcuts", ctrl(fyne.KeySlash), c.showShortcuts},
 		{"Enter", "Send the prompt (queued while a turn runs)", nil, nil},
 		{"Shift+Enter", "New line in the prompt", nil, nil},
 		{"Esc", "Stop the turn and its hooks", nil, nil},
+		{"/ then Up, Down, Tab or Enter, Esc", "Commands: choose from the list, accept, close it", nil, nil},
 		{"Tab, Shift+Tab", "Move the focus to the next, previous control", nil, nil},
 		{mod + "+Enter", "Approval dialog: Allow once (no other key allows; keys wait 0.5 s)", nil, nil},
 		{"Esc", "Approval dialog: Deny", nil, nil},
@@ -54,6 +59,7 @@ func (c *chatView) installShortcuts() {
 		run := b.run
 		canvas.AddShortcut(b.shortcut, func(fyne.Shortcut) { run() })
 		c.composer.passOn(b.shortcut)
+		c.find.entry.window.add(b.shortcut)
 	}
 	canvas.SetOnTypedKey(func(k *fyne.KeyEvent) {
 		switch k.Name {
@@ -76,4 +82,15 @@ func (c *chatView) showShortcuts() {
 	dialogKeys(c.u.main, d, d.Hide)
 	d.Resize(fyne.NewSize(620, 0))
 	d.Show()
+}
+
+// openCommandList is Ctrl/Cmd+K: the composer with its list of commands.
+// A draft in the composer is never replaced: then it only takes the
+// focus.
+func (c *chatView) openCommandList() {
+	if strings.TrimSpace(c.composer.Text) == "" {
+		c.composer.SetText("/")
+		c.composer.CursorColumn = 1
+	}
+	c.u.main.Canvas().Focus(c.composer)
 }

@@ -402,6 +402,11 @@ func (t *transcriptView) renderUser(id widget.ListItemID, it *item) fyne.CanvasO
 			text.WriteString(p.Text)
 		}
 	}
+	if typed := it.entry.Typed; typed != "" { // a slash command: what was typed, its expansion on demand
+		box.Add(t.expander(id, it, len(it.entry.Parts), theme.InfoIcon(), "Sent to the model as the command's text", text.String()))
+		box.Add(bubble(typed))
+		return box
+	}
 	if text.Len() > 0 { // a Stop hook's note to the model has only context
 		box.Add(bubble(text.String()))
 	}

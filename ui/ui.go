@@ -26,9 +26,12 @@ const Title = "AgentDesk"
 // Deps is what the views need. app/ fills it; tests fill it with a test
 // app, a serial do loop and real services on a temp AGENTDESK_HOME.
 type Deps struct {
-	App        fyne.App
-	Do         func(func()) // runs f on the UI goroutine: fyne.Do in production
-	Agent      *agent.Agent
+	App   fyne.App
+	Do    func(func()) // runs f on the UI goroutine: fyne.Do in production
+	Agent *agent.Agent
+	// Loops keeps the last few sessions' loops alive, so switching between
+	// them is not a resume; nil: Agent.NewLoops(agent.DefaultLiveSessions).
+	Loops      *agent.Loops
 	Approvals  *agent.Approvals
 	DB         *storage.DB
 	Extensions *extensions.Manager
@@ -57,6 +60,9 @@ type Deps struct {
 
 // withDefaults fills the optional seams with the saved settings' answer.
 func (d *Deps) withDefaults() {
+	if d.Loops == nil {
+		d.Loops = d.Agent.NewLoops(agent.DefaultLiveSessions)
+	}
 	if d.Model == nil {
 		d.Model = func() string {
 			p, _, _ := agent.LoadProvider(context.Background(), d.DB)

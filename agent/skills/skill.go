@@ -121,53 +121,72 @@ func parse(data []byte) (Skill, error) {
 	return s, nil
 }
 
-// plainFrontMatter reads name and description as "key: rest of the line"
-// pairs, the way Claude Code treats front matter that is not strict YAML;
-// surrounding quotes are removed.
+// plainFrontMatter reads name and description the way Claude Code treats
+// front matter that is not strict YAML (see PlainFields).
 func plainFrontMatter(header []byte) (frontMatter, bool) {
-	var fm frontMatter
+	fields := PlainFields(header)
+	fm := frontMatter{Name: fields["name"], Description: fields["description"]}
+	return fm, fm.Name != "" && fm.Description != ""
+}
+
+// PlainFields reads front matter as "key: rest of the line" pairs, the way
+// Claude Code treats a header that is not strict YAML ("description: Use
+// when: …"); surrounding quotes are removed and indented lines skipped.
+func PlainFields(header []byte) map[string]string {
+	fields := map[string]string{}
 	for _, line := range strings.Split(string(header), "\n") {
 		key, value, ok := strings.Cut(line, ":")
-		if !ok || strings.TrimSpace(key) != key {
+		if !ok || strings.TrimSpace(key) != key || key == "" {
 			continue
 		}
 		value = strings.TrimSpace(value)
 		if len(value) >= 2 && (value[0] == '"' || value[0] == '\'') && value[len(value)-1] == value[0] {
 			value = value[1 : len(value)-1]
 		}
-		switch key {
-		case "name":
-			fm.Name = value
-		case "description":
-			fm.Description = value
-		}
+		fields[key] = value
 	}
-	return fm, fm.Name != "" && fm.Description != ""
+	return fields
 }
 
-var errNoFrontMatter = errors.New("no front matter: SKILL.md must start with a '---' line, then name and description, then '---'")
+// ErrNoFrontMatter: the file does not start with a '---' line.
+var ErrNoFrontMatter = errors.New("no front matter: the file must start with a '---' line")
 
-// extractFrontMatter returns the YAML between the leading "---" line and
-// the next one. CRLF line endings and a UTF-8 byte order mark are accepted
-// because editors on Windows produce them.
+var errNoSkillFrontMatter = errors.New("no front matter: SKILL.md must start with a '---' line, then name and description, then '---'")
+
+// extractFrontMatter returns the YAML header of a SKILL.md.
 func extractFrontMatter(data []byte) ([]byte, error) {
+	header, _, err := SplitFrontMatter(data)
+	if errors.Is(err, ErrNoFrontMatter) {
+		return nil, errNoSkillFrontMatter
+	}
+	return header, err
+}
+
+// SplitFrontMatter returns the YAML between the leading "---" line and the
+// next one, and the text after it. CRLF line endings and a UTF-8 byte order
+// mark are accepted because editors on Windows produce them; the body comes
+// back with "\n" line endings.
+func SplitFrontMatter(data []byte) (header []byte, body string, err error) {
 	data = bytes.TrimPrefix(data, []byte("\uFEFF"))
 	text := strings.ReplaceAll(string(data), "\r\n", "\n")
 	first, rest, found := strings.Cut(text, "\n")
-	if !found || strings.TrimRight(first, " \t") != frontMatterDelimiter {
-		return nil, errNoFrontMatter
+	if strings.TrimRight(first, " \t") != frontMatterDelimiter {
+		return nil, text, ErrNoFrontMatter
 	}
-	var header strings.Builder
+	if !found {
+		return nil, "", errors.New("front matter is not closed: no second '---' line")
+	}
+	var b strings.Builder
 	for rest != "" {
 		var line string
 		line, rest, _ = strings.Cut(rest, "\n")
 		if strings.TrimRight(line, " \t") == frontMatterDelimiter {
-			return []byte(header.String()), nil
+			return []byte(b.String()), rest, nil
 		}
-		header.WriteString(line)
-		header.WriteByte('\n')
+		b.WriteString(line)
+		b.WriteByte('\n')
 	}
-	return nil, errors.New("front matter is not closed: no second '---' line")
+	return nil, "", errors.New("front matter is not closed: no second '---' line")
 }
 
 func validate(s Skill) error {

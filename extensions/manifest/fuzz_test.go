@@ -3,6 +3,7 @@ package manifest
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -45,5 +46,39 @@ func FuzzLoadManifest(f *testing.F) {
 				t.Fatalf("accepted invalid matcher: %v", err)
 			}
 		}
+	})
+}
+
+// FuzzCommandFile loads a package whose one command file is the input:
+// never a failed install, and a loaded command has a body and expands
+// without running or losing anything inline shell names.
+func FuzzCommandFile(f *testing.F) {
+	for _, seed := range []string{
+		"---\ndescription: Review\nargument-hint: [pr] [n]\nallowed-tools: [Read, Bash]\nmodel: x\n---\nPR $1 $ARGUMENTS !`git status`\n",
+		"---\ndescription: Use when: odd\n---\nbody", "---\n---\n", "---\nunclosed", "\uFEFF---\r\ndescription: bom\r\n---\r\n$9 ${CLAUDE_PLUGIN_ROOT}",
+		"no front matter !`a` !`b`", "---\nargument-hint: {a: 1}\nallowed-tools: 3\n---\nx",
+	} {
+		f.Add([]byte(seed), `a "b c" d`)
+	}
+	root := writeTree(f, f.TempDir(), map[string]string{".claude-plugin/plugin.json": `{"name": "x"}`})
+	file := filepath.Join(root, "commands", "c.md")
+	f.Fuzz(func(t *testing.T, data []byte, args string) {
+		writeTree(t, root, map[string]string{"commands/c.md": string(data)})
+		pkg, err := Load(root)
+		if err != nil {
+			t.Fatalf("a command file failed the install: %v", err)
+		}
+		for _, c := range pkg.Commands {
+			if c.Body == "" {
+				t.Fatalf("command with an empty body from %q", data)
+			}
+			prompt, notRun := c.Expand(args, Vars{PluginRoot: root})
+			for _, cmd := range notRun {
+				if !strings.Contains(prompt, "(not run: ") || !strings.Contains(args, "!`") && strings.Contains(prompt, "!`"+cmd+"`") {
+					t.Fatalf("inline shell %q left runnable in %q", cmd, prompt)
+				}
+			}
+		}
+		os.Remove(file)
 	})
 }

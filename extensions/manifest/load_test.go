@@ -225,7 +225,7 @@ func TestLoadEmptyHooksObjectDoesNotFallBack(t *testing.T) {
 func TestLoadUnsupportedCapabilities(t *testing.T) {
 	root := writeTree(t, t.TempDir(), map[string]string{
 		".codex-plugin/plugin.json": `{"name": "busy",
-			"mcpServers": {"x": {"command": "srv"}}, "commands": "./commands", "agents": ["a.md"],
+			"mcpServers": {"x": {"command": "srv"}}, "agents": ["a.md"],
 			"apps": {}, "lspServers": {"go": {}}, "version": 3,
 			"hooks": {"hooks": {
 				"Notification": [{"hooks": [{"type": "command", "command": "notify"}]}],
@@ -237,7 +237,6 @@ func TestLoadUnsupportedCapabilities(t *testing.T) {
 	pkg := mustLoad(t, root)
 	for _, want := range []string{
 		"declares mcpServers: not supported, ignored",
-		"declares commands: not supported, ignored",
 		"declares agents: not supported, ignored",
 		"declares apps: not supported, ignored",
 		"declares lspServers: not supported, ignored",
@@ -425,7 +424,7 @@ func TestLoadReportsConventionFoldersOnlyWithWhatClaudeCodeLoads(t *testing.T) {
 		".mcp.json":                  `{"mcpServers": {"db": {"command": "srv"}, "web": {"url": "https://x"}}}`,
 	})
 	pkg := mustLoad(t, root)
-	if hasDiagnostic(pkg, "declares commands") {
+	if hasDiagnostic(pkg, "declares commands") || hasDiagnostic(pkg, "commands path") {
 		t.Errorf("Gemini .toml commands reported as Claude commands: %q", pkg.Diagnostics)
 	}
 	for _, want := range []string{"declares agents: not supported, ignored (1 subagent, agents: helper)",

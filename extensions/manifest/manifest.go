@@ -30,10 +30,10 @@ const (
 // RulesVersion changes whenever what validation decides can run changes
 // (v2: shebang-less scripts run through /bin/sh, both manifests read,
 // default and manifest hooks added; v3: PreToolUse, PostToolUse, Stop,
-// SessionEnd and PreCompact hooks run). Stored packages validated under an
-// older version are validated again at start; an enabled extension whose
-// runnable hooks changed goes back to review.
-const RulesVersion = 3
+// SessionEnd and PreCompact hooks run; v4: slash commands read). Stored
+// packages validated under an older version are validated again at start;
+// an enabled extension whose runnable hooks changed goes back to review.
+const RulesVersion = 4
 
 // NamePattern is the rule for an extension's name, which is also its id.
 var NamePattern = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`)
@@ -78,6 +78,7 @@ type Package struct {
 	Diagnostics []string       // user-visible notes: unsupported capabilities, skipped skills, …
 	Stamps      []FileStamp    // every package file a hook argv names, hashed at load
 	UserConfig  []Option       // values the plugin asks the user for, manifest order
+	Commands    []Command      `json:",omitempty"` // slash commands, commands/ first, then the manifest's paths
 }
 
 // Load validates the package extracted at root. Errors name the file and
@@ -120,6 +121,9 @@ func (l *loader) load(path string, fields map[string]json.RawMessage) error {
 	l.reportNotRun(fields)
 	l.loadUserConfig(fields["userConfig"])
 	if err := l.loadSkills(path, l.lenient("skills", fields)); err != nil {
+		return err
+	}
+	if err := l.loadCommands(path, l.lenient("commands", fields)); err != nil {
 		return err
 	}
 	if err := l.loadHooks(path, fields["hooks"]); err != nil {

@@ -1,0 +1,62 @@
+package main
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/agentdesk/agentdesk/agent/lifecycle"
+	"github.com/agentdesk/agentdesk/extensions"
+)
+
+// printCommands lists an extension's slash commands for `ext show`.
+func (x *extCLI) printCommands(i extensions.Info) {
+	for _, c := range i.Commands {
+		line := "/" + c.Name
+		if c.ArgumentHint != "" {
+			line += " " + c.ArgumentHint
+		}
+		if c.Description != "" {
+			line += " — " + firstLine(c.Description)
+		}
+		fmt.Fprintf(x.out, "  command %s\n", line)
+		if len(c.AllowedTools) > 0 {
+			fmt.Fprintf(x.out, "          allowed-tools (shown only, approvals still asked): %s\n", strings.Join(c.AllowedTools, ", "))
+		}
+	}
+}
+
+// printTrustCommands names, before enabling, the slash commands the
+// extension adds.
+func (x *extCLI) printTrustCommands(t extensions.Trust) {
+	if len(t.Commands) == 0 {
+		return
+	}
+	var names []string
+	for _, c := range t.Commands {
+		names = append(names, "/"+c.Name)
+	}
+	fmt.Fprintf(x.out, "It adds these slash commands (their text goes to the model when you type them; nothing in them runs): %s\n", strings.Join(names, " "))
+}
+
+// commandConflicts notes the commands of info that run only namespaced:
+// another enabled extension or AgentDesk itself has the short name.
+func commandConflicts(info extensions.Info, set lifecycle.CommandSet) []string {
+	var notes []string
+	for _, c := range set.Conflicts {
+		if !slices.Contains(c.Sources, info.ID) {
+			continue
+		}
+		var others []string
+		if c.Host {
+			others = append(others, "AgentDesk's own /"+c.Name)
+		}
+		for _, s := range c.Sources {
+			if s != info.ID {
+				others = append(others, "extension "+s)
+			}
+		}
+		notes = append(notes, fmt.Sprintf("command /%s conflicts with %s: type /%s:%s", c.Name, strings.Join(others, " and "), info.ID, c.Name))
+	}
+	return notes
+}
