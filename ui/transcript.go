@@ -340,6 +340,9 @@ func (t *transcriptView) update(id widget.ListItemID, o fyne.CanvasObject) {
 		if prev := t.owner[it.obj]; prev != nil && prev != box {
 			prev.Objects = nil // a recycled row must not keep showing this rendering
 		}
+		if len(box.Objects) == 1 && t.owner[box.Objects[0]] == box {
+			delete(t.owner, box.Objects[0]) // replaced: the live row's every frame, a recycled row
+		}
 		t.owner[it.obj] = box
 		box.Objects = []fyne.CanvasObject{it.obj}
 		box.Refresh()
