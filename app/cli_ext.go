@@ -32,6 +32,10 @@ type extCLI struct {
 	commands func() lifecycle.CommandSet
 }
 
+// readOnlyExt are the ext subcommands that only show: they go on without
+// a log file.
+var readOnlyExt = map[string]bool{"list": true, "show": true, "check": true}
+
 func cmdExt(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, "agentdesk ext: expected a subcommand: install, list, show, enable, disable, check, update, rollback, uninstall\n")
@@ -39,7 +43,11 @@ func cmdExt(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := notifyShutdown(context.Background())
 	defer stop()
-	c, err := openCore(ctx)
+	open := openCore
+	if readOnlyExt[args[0]] {
+		open = func(ctx context.Context) (*core, error) { return openReadOnlyCore(ctx, stderr) }
+	}
+	c, err := open(ctx)
 	if err != nil {
 		return fail(stderr, err)
 	}

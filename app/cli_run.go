@@ -290,7 +290,7 @@ func cmdSessions(args []string, stdout, stderr io.Writer) int {
 		return fail(stderr, err)
 	}
 	ctx := context.Background()
-	c, err := openCore(ctx)
+	c, err := openReadOnlyCore(ctx, stderr)
 	if err != nil {
 		return fail(stderr, err)
 	}

@@ -47,6 +47,10 @@ and AGENTDESK_API_KEY override the provider settings.
 
 func main() {
 	quietinit.Restore()
+	if err := hardenProcess(); err != nil {
+		// Not fatal: the app works, only /proc/<pid>/environ stays open.
+		fmt.Fprintln(os.Stderr, "agentdesk: warning:", err)
+	}
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 

@@ -54,17 +54,35 @@ type core struct {
 	servers *agent.ServerInfo
 }
 
-func openCore(ctx context.Context) (*core, error) {
+// openCore opens what every mode shares; a log file that cannot be
+// opened is an error.
+func openCore(ctx context.Context) (*core, error) { return openCoreWarning(ctx, nil) }
+
+// openReadOnlyCore is openCore for commands that only show something (ext
+// list, show and check, sessions): a log file that cannot be opened (a full
+// disk, a log folder made read-only) is a warning on warn, and the
+// command goes on without a log.
+func openReadOnlyCore(ctx context.Context, warn io.Writer) (*core, error) {
+	return openCoreWarning(ctx, warn)
+}
+
+// openCoreWarning opens the core; with a nil warn a log that cannot be
+// opened is an error.
+func openCoreWarning(ctx context.Context, warn io.Writer) (*core, error) {
 	c := &core{paths: storage.ResolvePaths(), servers: agent.NewServerInfo()}
 	if err := c.paths.Ensure(); err != nil {
 		return nil, err
 	}
 	if err := c.openLog(); err != nil {
-		return nil, err
+		if warn == nil {
+			return nil, err
+		}
+		fmt.Fprintf(warn, "agentdesk: warning: %v; going on without a log\n", err)
+		c.log = slog.New(slog.DiscardHandler)
 	}
 	db, err := storage.Open(ctx, c.paths.Database())
 	if err != nil {
-		c.logF.Close()
+		c.close()
 		return nil, err
 	}
 	db.UseKeyring() // API keys typed into Preferences: the OS keyring, else a private file
@@ -88,7 +106,7 @@ func (c *core) openLog() error {
 	}
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
 	if err != nil {
-		return fmt.Errorf("open log %s: %w", path, err)
+		return fmt.Errorf("open the log: %w", err) // err names the path
 	}
 	c.logF = f
 	c.log = slog.New(slog.NewTextHandler(f, &slog.HandlerOptions{Level: slog.LevelInfo}))

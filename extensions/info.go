@@ -166,6 +166,9 @@ func (m *Manager) load(ctx context.Context, e storage.Extension, withRuns bool) 
 		return info
 	}
 	info.fill(pkg)
+	if err := m.store.checkWritable(e.ID); err != nil {
+		info.Diagnostics = append(info.Diagnostics, err.Error())
+	}
 	info.Options = m.optionValues(ctx, e.ID, pkg)
 	if _, _, missing := m.hookOptions(ctx, e.ID, pkg); len(missing) > 0 && info.Status == StatusEnabled {
 		info.Status, info.LastError = StatusError, missingOptionsText(e.ID, missing)

@@ -83,6 +83,10 @@ func (m *Manager) moveIntoStore(s *staged, referenced bool) error {
 		s.st.discard()
 		return nil
 	}
+	if err := m.store.checkVersion(s.record.ExtensionID, s.commit); err != nil {
+		s.st.discard()
+		return err
+	}
 	if err := os.MkdirAll(filepath.Dir(dst), 0o700); err != nil {
 		return err
 	}
@@ -92,6 +96,10 @@ func (m *Manager) moveIntoStore(s *staged, referenced bool) error {
 		return fmt.Errorf("move the new version into the store: %w", err)
 	}
 	s.st.discard()
+	if err := m.store.writeFormat(s.record.ExtensionID, s.commit); err != nil {
+		os.RemoveAll(dst)
+		return err
+	}
 	failpoint("renamed")
 	return nil
 }
@@ -163,6 +171,9 @@ func (m *Manager) Update(ctx context.Context, id, ref string, progress func(Prog
 	e, err := m.db.Extension(ctx, id)
 	if err != nil {
 		return UpdateResult{}, notInstalled(id, err)
+	}
+	if err := m.store.checkWritable(id); err != nil {
+		return UpdateResult{}, fmt.Errorf("update %s: %w", id, err)
 	}
 	if ref = strings.TrimSpace(ref); ref == "" {
 		ref = e.RequestedRef

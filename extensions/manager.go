@@ -218,6 +218,9 @@ func (m *Manager) release(dir string) {
 // deletion when a hook still runs from them.
 func (m *Manager) discardVersions(id string, commits []string) {
 	for _, c := range commits {
+		if m.store.checkVersion(id, c) != nil {
+			continue // a newer AgentDesk's, never deleted here
+		}
 		dir := m.store.versionDir(id, c)
 		m.mu.Lock()
 		busy := m.inUse[dir] > 0
@@ -227,6 +230,7 @@ func (m *Manager) discardVersions(id string, commits []string) {
 		m.mu.Unlock()
 		if !busy {
 			os.RemoveAll(dir)
+			os.Remove(m.store.formatFile(id, c))
 		}
 	}
 }

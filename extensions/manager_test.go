@@ -267,7 +267,7 @@ func TestConcurrentInstallsDoNotCorruptTheStore(t *testing.T) {
 			t.Errorf("%s: %s with %d skills", info.ID, info.Status, len(info.Skills))
 		}
 	}
-	if got := e.storeState(); len(got) != 8 { // store/<id> and store/<id>/<commit> for four
+	if got := e.storeState(); len(got) != 12 { // store/<id>, store/<id>/<commit> and its .format for four
 		t.Errorf("store = %v", got)
 	}
 }

@@ -88,9 +88,10 @@ func (s store) sweepStaging() error {
 	return nil
 }
 
-// sweepStore removes version folders and data dirs the registry does not
-// reference: what a crash between rename and registry flip, or during an
-// uninstall, left behind. keep maps id → commits still referenced.
+// sweepStore removes version folders (with their format records) and
+// data dirs the registry does not reference: what a crash between rename
+// and registry flip, or during an uninstall, left behind. keep maps id →
+// commits still referenced. What a newer AgentDesk stored stays.
 // The caller holds the registry lock.
 func (s store) sweepStore(keep map[string][]string) error {
 	ids, err := os.ReadDir(filepath.Join(s.root, "store"))
@@ -100,7 +101,9 @@ func (s store) sweepStore(keep map[string][]string) error {
 	for _, id := range ids {
 		commits, known := keep[id.Name()]
 		if !known {
-			os.RemoveAll(s.extensionDir(id.Name()))
+			if s.checkWritable(id.Name()) == nil {
+				os.RemoveAll(s.extensionDir(id.Name()))
+			}
 			continue
 		}
 		versions, err := os.ReadDir(s.extensionDir(id.Name()))
@@ -108,7 +111,8 @@ func (s store) sweepStore(keep map[string][]string) error {
 			return err
 		}
 		for _, v := range versions {
-			if !slices.Contains(commits, v.Name()) {
+			commit := strings.TrimSuffix(v.Name(), formatSuffix)
+			if !slices.Contains(commits, commit) && s.checkVersion(id.Name(), commit) == nil {
 				os.RemoveAll(filepath.Join(s.extensionDir(id.Name()), v.Name()))
 			}
 		}
@@ -122,7 +126,7 @@ func (s store) sweepData(keep map[string][]string) error {
 		return err
 	}
 	for _, d := range dirs {
-		if _, known := keep[d.Name()]; !known {
+		if _, known := keep[d.Name()]; !known && s.checkWritable(d.Name()) == nil {
 			os.RemoveAll(s.dataDir(d.Name()))
 		}
 	}

@@ -179,6 +179,9 @@ func (m *Manager) Rollback(ctx context.Context, id string) (Info, error) {
 	if e.PreviousCommit == "" {
 		return Info{}, fmt.Errorf("rollback %s: there is no previous version to go back to", id)
 	}
+	if err := m.store.checkWritable(id); err != nil {
+		return Info{}, fmt.Errorf("rollback %s: %w", id, err)
+	}
 	pkg, hash, err := m.version(ctx, id, e.PreviousCommit)
 	if err != nil {
 		return Info{}, fmt.Errorf("rollback %s: %w", id, err)
@@ -206,6 +209,9 @@ func (m *Manager) Rollback(ctx context.Context, id string) (Info, error) {
 // point), then its store folders and data dir — nothing else.
 func (m *Manager) Uninstall(ctx context.Context, id string) error {
 	defer m.lockOp(id)()
+	if err := m.store.checkWritable(id); err != nil {
+		return fmt.Errorf("uninstall %s: %w", id, err)
+	}
 	m.removing(id)
 	var forgot error
 	if e, err := m.db.Extension(ctx, id); err == nil {

@@ -94,6 +94,8 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte("---\nname: &a [*a]\n---\n"))
 	f.Add([]byte("---\n---\n"))
 	f.Add([]byte("\uFEFF---\nname: {x: 1}\n"))
+	// Nested aliases (a "billion laughs" document): memory must stay bounded.
+	f.Add([]byte("---\na: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c]\nname: [*d, *d, *d, *d, *d, *d, *d, *d, *d]\ndescription: x\n---\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s, err := parse(data)
 		if err != nil {

@@ -103,6 +103,11 @@ func FuzzParseOutput(f *testing.F) {
 		if strings.TrimSpace(string(stdout)) == "" && !reflect.DeepEqual(out, Output{}) {
 			t.Fatalf("empty stdout produced %+v", out)
 		}
+		// Each field is a part of stdout or a short fixed wording.
+		size := len(out.AdditionalContext) + len(out.SystemMessage) + len(out.BlockReason) + len(out.Reason) + len(out.UpdatedInput)
+		if limit := 2*len(stdout) + 1024; size > limit {
+			t.Fatalf("%d bytes of stdout parsed into %d bytes of output", len(stdout), size)
+		}
 	})
 }
 

@@ -35,17 +35,7 @@ func FuzzLoadManifest(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if !NamePattern.MatchString(pkg.Manifest.Name) {
-			t.Fatalf("accepted invalid name %q", pkg.Manifest.Name)
-		}
-		for _, h := range pkg.Hooks {
-			if len(h.Argv) == 0 {
-				t.Fatalf("hook without argv: %+v", h)
-			}
-			if _, err := CompileMatcher(h.Matcher); err != nil {
-				t.Fatalf("accepted invalid matcher: %v", err)
-			}
-		}
+		checkLoaded(t, pkg, len(data)+len(root)+1024) // the rest of the tree is under 1 KiB
 	})
 }
 
@@ -73,6 +63,10 @@ func FuzzCommandFile(f *testing.F) {
 				t.Fatalf("command with an empty body from %q", data)
 			}
 			prompt, notRun := c.Expand(args, Vars{PluginRoot: root})
+			// One substitution per reference, never expanded again.
+			if limit := (len(data) + 1) * (len(args) + len(root) + 16); len(prompt) > limit {
+				t.Fatalf("a %d-byte command with %d bytes of arguments expanded to %d bytes", len(data), len(args), len(prompt))
+			}
 			for _, cmd := range notRun {
 				if !strings.Contains(prompt, "(not run: ") || !strings.Contains(args, "!`") && strings.Contains(prompt, "!`"+cmd+"`") {
 					t.Fatalf("inline shell %q left runnable in %q", cmd, prompt)

@@ -1,6 +1,7 @@
 package marketplace
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -122,6 +123,15 @@ func FuzzParse(f *testing.F) {
 			if p.Source.Kind == SourcePath && (strings.HasPrefix(p.Source.Path, "..") || filepath.IsAbs(p.Source.Path)) {
 				t.Fatalf("escaping source accepted: %q", p.Source.Path)
 			}
+		}
+		// Linear in the input: each entry is kept as written and as its
+		// manifest, and encoding may escape a byte as \u00XX.
+		encoded, err := json.Marshal(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if limit := 32*len(data) + 4096; len(encoded) > limit {
+			t.Fatalf("%d bytes parsed into a %d-byte marketplace", len(data), len(encoded))
 		}
 	})
 }
