@@ -411,9 +411,23 @@ func (t *transcriptView) renderUser(id widget.ListItemID, it *item) fyne.CanvasO
 		return box
 	}
 	if text.Len() > 0 { // a Stop hook's note to the model has only context
-		box.Add(bubble(text.String()))
+		box.Add(t.userText(id, it, text.String()))
 	}
 	return box
+}
+
+// userText is a prompt's bubble; a right click offers Copy and Select
+// text, which shows the prompt as selectable text until Done.
+func (t *transcriptView) userText(id widget.ListItemID, it *item, text string) fyne.CanvasObject {
+	if !it.open[selectPart] {
+		return newContextMenuArea(bubble(text), fyne.NewMenu("",
+			fyne.NewMenuItem("Copy", func() { t.copy(text) }),
+			fyne.NewMenuItem("Select text", func() { t.toggle(id, it, selectPart) }),
+		))
+	}
+	copyBtn := markdown.NewCopyButton("", func() string { return text }, t.copy, t.c.u.d.Do)
+	return container.NewVBox(newSelectableText(text, copyBtn.ShowCopied),
+		container.NewHBox(copyBtn, t.selectButton(id, it, true)))
 }
 
 // selectPart is the open-map key of a message shown as selectable text.
