@@ -30,7 +30,8 @@ unit:
 
 # Only app/ may import the GL-linked Fyne app package, so everything else
 # tests headless. extensions reaches the agent loop only through its
-# contract, agent/lifecycle (docs/architecture.md).
+# contract, agent/lifecycle; the views (ui/) reach data only through the
+# agent's and extensions' services, never storage (docs/architecture.md).
 check-imports:
 	@bad=$$($(GO) list -f '{{.ImportPath}}: {{join .Imports " "}}' ./... | grep -v '/app:' | grep -w 'fyne.io/fyne/v2/app' || true); \
 	if [ -n "$$bad" ]; then echo "fyne.io/fyne/v2/app imported outside app/:"; echo "$$bad" | cut -d: -f1; exit 1; fi
@@ -38,6 +39,11 @@ check-imports:
 		grep -E ' github.com/agentdesk/agentdesk/agent(/|$$)' | \
 		grep -vE ' github.com/agentdesk/agentdesk/agent/(lifecycle|childproc|skills|safetext)$$' || true); \
 	if [ -n "$$bad" ]; then echo "extensions imports the agent loop (only agent/lifecycle and the leaf packages agent/childproc, agent/skills, agent/safetext are allowed):"; echo "$$bad"; exit 1; fi
+	@bad=$$($(GO) list -f '{{range .Imports}}{{$$.ImportPath}} {{.}}{{"\n"}}{{end}}' ./ui/... | \
+		grep -E ' github.com/agentdesk/agentdesk/storage(/|$$)' || true); \
+	if [ -n "$$bad" ]; then echo "ui imports storage (views talk to the agent's and extensions' services):"; echo "$$bad"; exit 1; fi
+	@bad=$$($(GO) list -deps ./ui/chatctl | grep '^fyne.io/' || true); \
+	if [ -n "$$bad" ]; then echo "ui/chatctl (the chat's state, tested without a window) depends on Fyne:"; echo "$$bad"; exit 1; fi
 
 # The real binary in a real X server (Xvfb): window found by title,
 # screenshot not blank, clean quit.

@@ -82,6 +82,12 @@ func (l *Loops) Live(id string) bool {
 func (l *Loops) Forget(id string) *Session {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	return l.remove(id)
+}
+
+// remove takes a loop out of the list; nil when it is not there. Callers
+// hold l.mu.
+func (l *Loops) remove(id string) *Session {
 	i := l.index(id)
 	if i < 0 {
 		return nil
@@ -119,12 +125,10 @@ func (l *Loops) index(id string) int {
 func (l *Loops) use(id string) *Session {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	i := l.index(id)
-	if i < 0 {
-		return nil
+	s := l.remove(id)
+	if s != nil {
+		l.live = append(l.live, s)
 	}
-	s := l.live[i]
-	l.live = append(slices.Delete(l.live, i, i+1), s)
 	return s
 }
 

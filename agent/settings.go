@@ -152,9 +152,6 @@ func providerKey(ctx context.Context, db *storage.DB, row string) (string, error
 	return key, nil
 }
 
-// SecretsWhere says where API keys typed into Preferences are kept.
-func SecretsWhere(db *storage.DB) string { return db.SecretsWhere() }
-
 // LoadPolicy reads the approval policy (default: ask).
 func LoadPolicy(ctx context.Context, db *storage.DB) Policy {
 	v, _, _ := db.Setting(ctx, keyApprovalPolicy)

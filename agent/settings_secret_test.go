@@ -30,7 +30,7 @@ func TestProviderKeyIsASecretNotARow(t *testing.T) {
 	if got, _, _ := LoadProvider(ctx, db); got.APIKey != p.APIKey {
 		t.Fatalf("loaded key %q", got.APIKey)
 	}
-	if where := SecretsWhere(db); !strings.Contains(where, filepath.Join(dir, "secrets.json")) {
+	if where := (Settings{db: db}).SecretsWhere(); !strings.Contains(where, filepath.Join(dir, "secrets.json")) {
 		t.Errorf("where = %q; without a keyring the private file must be named", where)
 	}
 

@@ -34,7 +34,7 @@ func runGUI(prefs string, stderr io.Writer) int {
 	approvals := &agent.Approvals{}
 	ag := c.newAgent(approvals, func() agent.Policy { return agent.LoadPolicy(context.Background(), c.db) })
 	u := ui.New(ui.Deps{
-		App: a, Do: fyne.Do, Agent: ag, Approvals: approvals, DB: c.db, Extensions: c.exts, Paths: c.paths,
+		App: a, Do: fyne.Do, Agent: ag, Approvals: approvals, Prefs: c.db, Extensions: c.exts, DataDir: c.paths.Data, LogFile: c.paths.LogFile(),
 		DetectedPATH:  c.DetectedPATH,
 		CheckProvider: c.checkProvider,
 		ProbeLocal:    agent.ProbeLocal,

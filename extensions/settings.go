@@ -77,3 +77,11 @@ func SaveHookSettings(ctx context.Context, db *storage.DB, s HookSettings) error
 	return db.SetSettings(ctx, map[string]string{keyHookTimeout: strconv.Itoa(secs), keyHookPATH: strings.TrimSpace(s.PATH),
 		keyStopLimit: strconv.Itoa(s.StopLimit), keyContextCap: strconv.Itoa(s.ContextCapKiB)})
 }
+
+// HookSettings reads the hook preferences (Preferences → Advanced).
+func (m *Manager) HookSettings(ctx context.Context) HookSettings { return LoadHookSettings(ctx, m.db) }
+
+// SaveHookSettings validates and stores them.
+func (m *Manager) SaveHookSettings(ctx context.Context, s HookSettings) error {
+	return SaveHookSettings(ctx, m.db, s)
+}

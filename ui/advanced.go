@@ -39,8 +39,8 @@ func (a *advancedPane) buildUI() fyne.CanvasObject {
 	a.path = &widget.Entry{PlaceHolder: "empty: use the detected PATH"}
 	a.detected = newSecondaryLabel("", fyne.TextWrapBreak)
 	a.status = &widget.Label{Wrapping: fyne.TextWrapWord}
-	data := a.u.d.Paths.Data
-	logFile := a.u.d.Paths.LogFile()
+	data := a.u.d.DataDir
+	logFile := a.u.d.LogFile
 	form := &widget.Form{Items: []*widget.FormItem{
 		{Text: "Hook timeout", Widget: a.timeout, HintText: fmt.Sprintf("seconds for hooks that set none (1–%d)", int(hookrun.MaxTimeout/time.Second))},
 		{Text: "Stop hook continuations", Widget: a.stops, HintText: fmt.Sprintf("how often Stop hooks may make one turn go on (0–%d)", lifecycle.MaxStopHookLimit)},
@@ -60,7 +60,7 @@ func (a *advancedPane) buildUI() fyne.CanvasObject {
 
 func (a *advancedPane) shown() {
 	background(a.u, func(ctx context.Context) (advancedState, error) {
-		s := extensions.LoadHookSettings(ctx, a.u.d.DB)
+		s := a.u.d.Extensions.HookSettings(ctx)
 		detected := ""
 		if a.u.d.DetectedPATH != nil {
 			detected = a.u.d.DetectedPATH()
@@ -98,7 +98,7 @@ func (a *advancedPane) onSave() {
 	}
 	s := extensions.HookSettings{DefaultTimeout: time.Duration(secs) * time.Second, PATH: a.path.Text, StopLimit: stops, ContextCapKiB: ctxCap}
 	background(a.u, func(ctx context.Context) (struct{}, error) {
-		return struct{}{}, extensions.SaveHookSettings(ctx, a.u.d.DB, s)
+		return struct{}{}, a.u.d.Extensions.SaveHookSettings(ctx, s)
 	}, func(_ struct{}, err error) {
 		if err != nil {
 			a.status.SetText("Not saved: " + err.Error())

@@ -47,7 +47,7 @@ func (a *approvalsPane) buildUI() fyne.CanvasObject {
 
 func (a *approvalsPane) shown() {
 	background(a.u, func(ctx context.Context) (agent.Policy, error) {
-		return agent.LoadPolicy(ctx, a.u.d.DB), nil
+		return a.u.d.Agent.Settings().Policy(ctx), nil
 	}, func(p agent.Policy, _ error) {
 		a.loading = true
 		defer func() { a.loading = false }()
@@ -70,7 +70,7 @@ func (a *approvalsPane) onChanged(label string) {
 		}
 	}
 	background(a.u, func(ctx context.Context) (struct{}, error) {
-		return struct{}{}, agent.SavePolicy(ctx, a.u.d.DB, policy)
+		return struct{}{}, a.u.d.Agent.Settings().SavePolicy(ctx, policy)
 	}, func(_ struct{}, err error) {
 		if err != nil {
 			a.status.SetText("Not saved: " + err.Error())

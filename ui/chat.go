@@ -18,7 +18,7 @@ import (
 	"github.com/agentdesk/agentdesk/agent"
 	"github.com/agentdesk/agentdesk/agent/lifecycle"
 	"github.com/agentdesk/agentdesk/agent/llm"
-	"github.com/agentdesk/agentdesk/storage"
+	"github.com/agentdesk/agentdesk/ui/chatctl"
 )
 
 // frameInterval caps transcript redraws at ~30 per second however fast
@@ -30,16 +30,15 @@ const frameInterval = time.Second / 30
 type chatView struct {
 	u *UI
 
-	project  storage.Project
-	sessions []storage.Session
+	project  agent.Project
+	sessions []agent.SessionInfo
 	rows     []sidebarRow // the sidebar: day headings and sessions
 	session  *agent.Session
 	selected int
 	stopPump context.CancelFunc
-	// opening counts the user's session choices (open, new, first
-	// prompt, project switch): an open that finishes after a later
-	// choice was made is dropped instead of replacing it.
-	opening int
+	// choices counts the user's session choices: an open that finishes
+	// after a later choice was made is dropped instead of replacing it.
+	choices chatctl.Choices
 
 	projectBtn  *widget.Button
 	modelBtn    *widget.Button
@@ -63,15 +62,11 @@ type chatView struct {
 	emptyState  fyne.CanvasObject
 	approvals   *approvalDialogs
 
-	menu      *fyne.Menu // the header menu shown last (tests pick from it)
-	streaming bool
-	usage     agent.Usage
-	hookState string
-	note      string
-	// serverDown is the status bar's word on an unreachable model server
-	// ("" while it answers or was not checked): set by the check at start
-	// and after every failed turn, cleared by a check or an answer.
-	serverDown string
+	menu *fyne.Menu // the header menu shown last (tests pick from it)
+	// st is what the status bar says. Its ServerDown is set by the server
+	// check at start and after every failed turn, cleared by a check or an
+	// answer.
+	st chatctl.Status
 }
 
 func newChatView(u *UI) *chatView {
@@ -130,19 +125,19 @@ func (c *chatView) buildEmptyState() fyne.CanvasObject {
 func (c *chatView) start() {
 	c.updateModel()
 	c.checkProvider()
-	background(c.u, func(ctx context.Context) (storage.Project, error) {
+	background(c.u, func(ctx context.Context) (agent.Project, error) {
 		if dir := c.u.d.StartDir; dir != "" {
 			return c.u.d.Agent.OpenProject(ctx, dir)
 		}
-		projects, err := c.u.d.DB.Projects(ctx)
+		projects, err := c.u.d.Agent.Projects(ctx)
 		if err != nil || len(projects) == 0 {
-			return storage.Project{}, err
+			return agent.Project{}, err
 		}
 		if _, err := os.Stat(projects[0].Path); err != nil {
-			return storage.Project{}, nil
+			return agent.Project{}, nil
 		}
 		return projects[0], nil
-	}, func(p storage.Project, err error) {
+	}, func(p agent.Project, err error) {
 		if err != nil {
 			c.setNote("Could not open the last project: " + err.Error())
 			return
@@ -165,9 +160,9 @@ func (c *chatView) onOpenFolder() {
 }
 
 func (c *chatView) openFolder(dir string) {
-	background(c.u, func(ctx context.Context) (storage.Project, error) {
+	background(c.u, func(ctx context.Context) (agent.Project, error) {
 		return c.u.d.Agent.OpenProject(ctx, dir)
-	}, func(p storage.Project, err error) {
+	}, func(p agent.Project, err error) {
 		if err != nil {
 			dialog.ShowError(err, c.u.main)
 			return
@@ -176,9 +171,9 @@ func (c *chatView) openFolder(dir string) {
 	})
 }
 
-func (c *chatView) setProject(p storage.Project) {
+func (c *chatView) setProject(p agent.Project) {
 	c.closeSession()
-	c.nextOpening() // opens for the previous project are moot
+	c.choices.Next() // opens for the previous project are moot
 	c.project = p
 	c.projectBtn.SetText("project: " + tildePath(p.Path))
 	c.body.Objects = []fyne.CanvasObject{c.chatPane}
@@ -199,10 +194,10 @@ func tildePath(p string) string {
 // reloadSessions refreshes the sidebar; openFirst resumes the most recent
 // session (or leaves the transcript empty for a first prompt).
 func (c *chatView) reloadSessions(openFirst bool) {
-	p, turn := c.project, c.opening
-	background(c.u, func(ctx context.Context) ([]storage.Session, error) {
+	p, turn := c.project, c.choices.Latest()
+	background(c.u, func(ctx context.Context) ([]agent.SessionInfo, error) {
 		return c.u.d.Agent.Sessions(ctx, p)
-	}, func(list []storage.Session, err error) {
+	}, func(list []agent.SessionInfo, err error) {
 		if err != nil || p.ID != c.project.ID {
 			return
 		}
@@ -210,7 +205,7 @@ func (c *chatView) reloadSessions(openFirst bool) {
 		c.selectCurrent()
 		// Resume the latest session only if the user has not chosen (or
 		// started) one since: a first prompt sent meanwhile owns the view.
-		if openFirst && c.session == nil && turn == c.opening && len(list) > 0 {
+		if openFirst && c.session == nil && c.choices.Current(turn) && len(list) > 0 {
 			c.sessionList.Select(c.rowOf(0))
 		}
 	})
@@ -242,7 +237,7 @@ func (c *chatView) onSelectSession(id widget.ListItemID) {
 	}
 	c.closeSession()
 	c.transcript.clear(false)
-	turn := c.nextOpening()
+	turn := c.choices.Next()
 	background(c.u, func(ctx context.Context) (*agent.Session, error) {
 		return c.u.d.Loops.Open(ctx, s.ID)
 	}, func(sess *agent.Session, err error) {
@@ -250,23 +245,11 @@ func (c *chatView) onSelectSession(id widget.ListItemID) {
 			dialog.ShowError(err, c.u.main)
 			return
 		}
-		if !c.stillOpening(turn, sess) {
+		if !c.choices.Current(turn) {
 			return
 		}
 		c.attach(sess)
 	})
-}
-
-// nextOpening starts a session choice; earlier ones still in flight lose.
-func (c *chatView) nextOpening() int {
-	c.opening++
-	return c.opening
-}
-
-// stillOpening reports whether the choice turn is the latest. A session
-// a moot choice opened stays among the live loops, like any other.
-func (c *chatView) stillOpening(turn int, sess *agent.Session) bool {
-	return turn == c.opening
 }
 
 func (c *chatView) onNewSession() {
@@ -277,21 +260,37 @@ func (c *chatView) onNewSession() {
 	c.closeSession()
 	c.transcript.clear(false)
 	c.sessionList.UnselectAll()
+	c.newSession("")
+	c.u.main.Canvas().Focus(c.composer)
+}
+
+// newSession starts a session in the project and shows it, sending
+// first as its first prompt when it is not empty. If the user chose
+// something else meanwhile, or the session cannot start, first goes back
+// to the composer: their words are never lost.
+func (c *chatView) newSession(first string) {
 	p := c.project
-	turn := c.nextOpening()
+	turn := c.choices.Next()
 	background(c.u, func(ctx context.Context) (*agent.Session, error) {
 		return c.u.d.Loops.New(ctx, p)
 	}, func(sess *agent.Session, err error) {
 		if err != nil {
 			dialog.ShowError(err, c.u.main)
+			if first != "" {
+				c.composer.SetText(first)
+			}
 			return
 		}
-		if c.stillOpening(turn, sess) {
+		if c.choices.Current(turn) {
 			c.attach(sess)
+			if first != "" {
+				sess.Submit(first)
+			}
+		} else if first != "" {
+			c.composer.SetText(first)
 		}
 		c.reloadSessions(false)
 	})
-	c.u.main.Canvas().Focus(c.composer)
 }
 
 // attach shows a session and starts pumping its events.
@@ -374,10 +373,10 @@ func (c *chatView) apply(events []agent.Event, stream agent.Stream) {
 		case agent.EventQueue:
 			c.setQueue(e.Queue)
 		case agent.EventUsage:
-			c.usage = e.Usage
+			c.st.Usage = e.Usage
 			c.refreshStatus()
 		case agent.EventStatus:
-			c.note = e.Status
+			c.st.Note = e.Status
 			c.refreshStatus()
 		case agent.EventTitle:
 			c.reloadSessions(false)
@@ -390,19 +389,14 @@ func (c *chatView) apply(events []agent.Event, stream agent.Stream) {
 // setStreaming notes whether an answer is streaming; the token rate is
 // shown only while one is, and forgotten when it ends.
 func (c *chatView) setStreaming(on bool) {
-	if on == c.streaming {
-		return
+	if c.st.SetStreaming(on) {
+		c.refreshStatus()
 	}
-	c.streaming = on
-	if !on {
-		c.usage.TokensPerSec = 0
-	}
-	c.refreshStatus()
 }
 
 func (c *chatView) onEntry(e agent.Entry) {
-	if e.Role == llm.RoleAssistant && c.serverDown != "" { // it answered
-		c.serverDown = ""
+	if e.Role == llm.RoleAssistant && c.st.ServerDown != "" { // it answered
+		c.st.ServerDown = ""
 		c.banner.Hide()
 		c.refreshStatus()
 	}
@@ -412,7 +406,7 @@ func (c *chatView) onEntry(e agent.Entry) {
 	switch e.Host.Kind {
 	case agent.HostNotice:
 		if e.Host.Extension {
-			c.hookState = "hooks: " + e.Host.Label + " failing"
+			c.st.Hooks = "hooks: " + e.Host.Label + " failing"
 			c.refreshStatus()
 		}
 	case agent.HostError:
@@ -427,13 +421,7 @@ func (c *chatView) onEntry(e agent.Entry) {
 // ahead of whatever is there, with why beside it: nothing typed is lost,
 // and nothing is sent again without the user.
 func (c *chatView) takeBack(prompt, why string) {
-	draft := strings.TrimSpace(c.composer.Text)
-	switch {
-	case draft == "":
-		c.composer.SetText(prompt)
-	case !strings.HasPrefix(draft, prompt):
-		c.composer.SetText(prompt + "\n\n" + draft)
-	}
+	c.composer.SetText(chatctl.TakeBack(prompt, c.composer.Text))
 	c.unsentNote.SetText("Not answered: " + why)
 	c.unsentNote.Show()
 }
@@ -454,35 +442,12 @@ func (c *chatView) onSend(text string) {
 		return
 	}
 	if c.session == nil {
-		c.startSessionWith(text)
+		c.composer.SetText("")
+		c.newSession(text)
 		return
 	}
 	c.composer.SetText("")
 	c.session.Submit(text)
-}
-
-// startSessionWith opens a new session and submits its first prompt.
-func (c *chatView) startSessionWith(text string) {
-	c.composer.SetText("")
-	p := c.project
-	turn := c.nextOpening()
-	background(c.u, func(ctx context.Context) (*agent.Session, error) {
-		return c.u.d.Loops.New(ctx, p)
-	}, func(sess *agent.Session, err error) {
-		if err != nil {
-			dialog.ShowError(err, c.u.main)
-			c.composer.SetText(text)
-			return
-		}
-		if !c.stillOpening(turn, sess) { // the user went elsewhere meanwhile: keep their words
-			c.composer.SetText(text)
-			c.reloadSessions(false)
-			return
-		}
-		c.attach(sess)
-		sess.Submit(text)
-		c.reloadSessions(false)
-	})
 }
 
 func (c *chatView) onStop() {
@@ -492,11 +457,8 @@ func (c *chatView) onStop() {
 	// Queued prompts come back to the composer, ahead of any draft: Stop
 	// never loses what the user typed.
 	returned := c.session.Stop()
-	if draft := strings.TrimSpace(c.composer.Text); draft != "" && len(returned) > 0 {
-		returned = append(returned, draft)
-	}
 	if len(returned) > 0 {
-		c.composer.SetText(strings.Join(returned, "\n\n"))
+		c.composer.SetText(chatctl.AfterStop(returned, c.composer.Text))
 	}
 }
 
@@ -507,8 +469,7 @@ func (c *chatView) setBusy(busy bool) {
 	} else {
 		c.stopBtn.Hide()
 		c.sendBtn.SetText("Send")
-		c.note = ""
-		c.streaming, c.usage.TokensPerSec = false, 0 // whatever the last frame said
+		c.st.TurnEnded() // whatever the last frame said
 		c.refreshHookState()
 	}
 	c.refreshStatus()
@@ -519,44 +480,18 @@ func (c *chatView) setQueue(q []string) {
 		c.queueLabel.Hide()
 		return
 	}
-	lines := make([]string, len(q))
-	for i, p := range q {
-		lines[i] = "queued: " + firstLine(p, 80)
-	}
-	c.queueLabel.SetText(strings.Join(lines, "\n"))
+	c.queueLabel.SetText(chatctl.QueueLines(q))
 	c.queueLabel.Show()
 }
 
 func (c *chatView) setNote(s string) {
-	c.note = s
+	c.st.Note = s
 	c.refreshStatus()
 }
 
 func (c *chatView) refreshStatus() {
-	var parts []string
-	switch {
-	case c.streaming:
-		s := "streaming…"
-		if c.usage.TokensPerSec > 0 {
-			s += fmt.Sprintf(" %.0f tok/s", c.usage.TokensPerSec)
-		}
-		parts = append(parts, s)
-	case c.note != "":
-		parts = append(parts, c.note)
-	case c.session != nil && c.session.Busy():
-		parts = append(parts, "working…")
-	case c.serverDown != "":
-		parts = append(parts, c.serverDown)
-	default:
-		parts = append(parts, "ready")
-	}
-	if c.usage.ContextWindow > 0 {
-		parts = append(parts, fmt.Sprintf("context %d%%", 100*c.usage.ContextTokens/c.usage.ContextWindow))
-	}
-	if c.hookState != "" {
-		parts = append(parts, c.hookState)
-	}
-	c.status.SetText(strings.Join(parts, " · "))
+	c.st.Busy = c.session != nil && c.session.Busy()
+	c.status.SetText(c.st.Text())
 }
 
 // refreshHookState summarises the enabled extensions' hook health.
@@ -569,7 +504,7 @@ func (c *chatView) refreshHookState() {
 		return hookSummary(infos), nil
 	}, func(s string, err error) {
 		if err == nil {
-			c.hookState = s
+			c.st.Hooks = s
 			c.refreshStatus()
 		}
 	})
@@ -591,10 +526,8 @@ func (c *chatView) checkProvider() {
 	// The error is the problem found: a failed save of the probed
 	// server, or the configured one not answering.
 	background(c.u, func(ctx context.Context) (struct{}, error) {
-		if _, saved, _ := agent.LoadProvider(ctx, c.u.d.DB); !saved && c.u.d.ProbeLocal != nil {
-			if ps, ok := c.u.d.ProbeLocal(ctx); ok {
-				return struct{}{}, agent.SaveProvider(ctx, c.u.d.DB, ps)
-			}
+		if saved, err := c.u.d.Agent.Settings().FirstRun(ctx, c.u.d.ProbeLocal); saved || err != nil {
+			return struct{}{}, err
 		}
 		if c.u.d.CheckProvider == nil {
 			return struct{}{}, nil
@@ -602,7 +535,7 @@ func (c *chatView) checkProvider() {
 		return struct{}{}, c.u.d.CheckProvider(ctx)
 	}, func(_ struct{}, problem error) {
 		c.updateModel()
-		c.serverDown = serverStatus(problem)
+		c.st.ServerDown = serverStatus(problem)
 		c.refreshStatus()
 		if problem == nil {
 			c.banner.Hide()
@@ -677,7 +610,7 @@ func (c *chatView) onDelete() {
 			}
 			return struct{}{}, c.u.d.Agent.DeleteSession(ctx, s.ID)
 		}, func(_ struct{}, err error) {
-			if err != nil && !errors.Is(err, storage.ErrNotFound) {
+			if err != nil && !errors.Is(err, agent.ErrNotFound) {
 				dialog.ShowError(err, c.u.main)
 			}
 			c.selected = -1
@@ -691,13 +624,4 @@ func (c *chatView) onDelete() {
 	d.Show()
 }
 
-func firstLine(s string, max int) string {
-	line, _, more := strings.Cut(strings.TrimSpace(s), "\n")
-	if r := []rune(line); len(r) > max {
-		return string(r[:max-1]) + "…"
-	}
-	if more {
-		return line + " …"
-	}
-	return line
-}
+func firstLine(s string, max int) string { return chatctl.FirstLine(s, max) }

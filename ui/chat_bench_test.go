@@ -74,8 +74,8 @@ func newBenchUI(b *testing.B, provider func() (llm.Provider, llm.Config, error))
 	ag := agent.New(agent.Config{DB: db, Provider: provider, Lifecycle: disp, Skills: disp, Approver: approvals,
 		Policy: func() agent.Policy { return agent.PolicyNever }, HomeDir: filepath.Join(home, "home")})
 	h := &benchUI{b: b, loop: newUILoop()}
-	h.ui = New(Deps{App: test.NewTempApp(b), Do: h.do, Agent: ag, Approvals: approvals, DB: db, Extensions: exts,
-		Paths: paths, DetectedPATH: func() string { return "/usr/bin:/bin" }, StartDir: project})
+	h.ui = New(Deps{App: test.NewTempApp(b), Do: h.do, Agent: ag, Approvals: approvals, Prefs: db, Extensions: exts,
+		DataDir: paths.Data, LogFile: paths.LogFile(), DetectedPATH: func() string { return "/usr/bin:/bin" }, StartDir: project})
 	b.Cleanup(func() {
 		h.ui.Close()
 		h.loop.runQueued()

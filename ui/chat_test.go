@@ -49,7 +49,7 @@ func TestEmptyStatesRender(t *testing.T) {
 
 func TestNoModelServerBanner(t *testing.T) {
 	h := newHarness(t, harnessOptions{})
-	d := Deps{App: h.app, Do: h.loop.do, Agent: h.agent, Approvals: h.approvals, DB: h.db, Extensions: h.exts, Paths: h.paths,
+	d := Deps{App: h.app, Do: h.loop.do, Agent: h.agent, Approvals: h.approvals, Prefs: h.db, Extensions: h.exts, DataDir: h.paths.Data, LogFile: h.paths.LogFile(),
 		CheckProvider: func(context.Context) error {
 			return &llm.Error{Kind: llm.ErrUnreachable, URL: "http://127.0.0.1:8000/v1"}
 		}}
@@ -176,7 +176,7 @@ func TestStopCancelsTheTurnAndReturnsQueuedPrompts(t *testing.T) {
 	u := h.open(true)
 	u.chat.onSend("first")
 	h.loop.waitFor(t, "the request", func() bool { return len(server.Requests()) == 1 })
-	h.loop.waitFor(t, "streaming", func() bool { return u.chat.streaming })
+	h.loop.waitFor(t, "streaming", func() bool { return u.chat.st.Streaming })
 	h.relayout(u.main)
 	if !strings.Contains(windowText(u.main), "streaming…") {
 		t.Error("the status bar must say the answer is streaming")
@@ -408,7 +408,13 @@ func TestFirstPromptWinsOverResumingTheLatestSession(t *testing.T) {
 		u.chat.onSend(prompt)
 		h.loop.waitFor(t, "the answer to "+prompt, func() bool {
 			s := u.chat.session
-			return s != nil && !s.Busy() && strings.Contains(allText(u.chat.transcript.list), "answer to "+prompt)
+			if s == nil || s.Busy() {
+				return false
+			}
+			// The test driver lays the list out only when asked; a busy
+			// machine can leave its rows unbuilt past the last refresh.
+			h.relayout(u.main)
+			return strings.Contains(allText(u.chat.transcript.list), "answer to "+prompt)
 		})
 	}
 }

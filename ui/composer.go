@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/widget"
 )
 
@@ -10,10 +11,10 @@ import (
 // submits on Shift+Enter, the opposite of every chat app.)
 type composer struct {
 	widget.Entry
-	onSend  func(string)
-	onStop  func()
-	shifted bool
-	window  windowShortcuts // shortcuts of the window, passed on to its canvas
+	onSend func(string)
+	onStop func()
+	shift  shiftState
+	window windowShortcuts // shortcuts of the window, passed on to its canvas
 
 	// keys sees keys first and reports whether it took them, tabs whether
 	// Tab is wanted: the command completion, while its list is open.
@@ -32,19 +33,19 @@ func newComposer(onSend func(string), onStop func()) *composer {
 }
 
 // KeyDown tracks Shift (desktop.Keyable).
-func (c *composer) KeyDown(k *fyne.KeyEvent) {
-	if k.Name == "LeftShift" || k.Name == "RightShift" {
-		c.shifted = true
-	}
-	c.Entry.KeyDown(k)
-}
+func (c *composer) KeyDown(k *fyne.KeyEvent) { c.shift.note(k, true); c.Entry.KeyDown(k) }
 
 // KeyUp tracks Shift (desktop.Keyable).
-func (c *composer) KeyUp(k *fyne.KeyEvent) {
-	if k.Name == "LeftShift" || k.Name == "RightShift" {
-		c.shifted = false
+func (c *composer) KeyUp(k *fyne.KeyEvent) { c.shift.note(k, false); c.Entry.KeyUp(k) }
+
+// shiftState follows the Shift keys for an entry that tells Enter from
+// Shift+Enter.
+type shiftState struct{ down bool }
+
+func (s *shiftState) note(k *fyne.KeyEvent, down bool) {
+	if k.Name == desktop.KeyShiftLeft || k.Name == desktop.KeyShiftRight {
+		s.down = down
 	}
-	c.Entry.KeyUp(k)
 }
 
 // TypedKey sends on Enter and stops on Esc.
@@ -54,7 +55,7 @@ func (c *composer) TypedKey(k *fyne.KeyEvent) {
 	}
 	switch k.Name {
 	case fyne.KeyReturn, fyne.KeyEnter:
-		if !c.shifted {
+		if !c.shift.down {
 			c.onSend(c.Text)
 			return
 		}

@@ -127,7 +127,7 @@ func entryText(e agent.Entry) string {
 type findEntry struct {
 	widget.Entry
 	f      *findBar
-	shift  bool
+	shift  shiftState
 	window windowShortcuts
 }
 
@@ -146,26 +146,16 @@ func newFindEntry(f *findBar) *findEntry {
 	return e
 }
 
-func (e *findEntry) KeyDown(k *fyne.KeyEvent) {
-	if k.Name == "LeftShift" || k.Name == "RightShift" {
-		e.shift = true
-	}
-	e.Entry.KeyDown(k)
-}
+func (e *findEntry) KeyDown(k *fyne.KeyEvent) { e.shift.note(k, true); e.Entry.KeyDown(k) }
 
-func (e *findEntry) KeyUp(k *fyne.KeyEvent) {
-	if k.Name == "LeftShift" || k.Name == "RightShift" {
-		e.shift = false
-	}
-	e.Entry.KeyUp(k)
-}
+func (e *findEntry) KeyUp(k *fyne.KeyEvent) { e.shift.note(k, false); e.Entry.KeyUp(k) }
 
 func (e *findEntry) TypedKey(k *fyne.KeyEvent) {
 	switch k.Name {
 	case fyne.KeyEscape:
 		e.f.hide()
 	case fyne.KeyReturn, fyne.KeyEnter:
-		if e.shift {
+		if e.shift.down {
 			e.f.step(-1)
 		} else {
 			e.f.step(1)

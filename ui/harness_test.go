@@ -148,8 +148,8 @@ func newHarness(t *testing.T, opts harnessOptions) *harness {
 // its start-up work finish.
 func (h *harness) open(withProject bool) *UI {
 	h.t.Helper()
-	d := Deps{App: h.app, Do: h.loop.do, Agent: h.agent, Approvals: h.approvals, DB: h.db, Extensions: h.exts,
-		Paths: h.paths, DetectedPATH: func() string { return "/usr/bin:/bin" }, ContextWindow: h.opts.window}
+	d := Deps{App: h.app, Do: h.loop.do, Agent: h.agent, Approvals: h.approvals, Prefs: h.db, Extensions: h.exts,
+		DataDir: h.paths.Data, LogFile: h.paths.LogFile(), DetectedPATH: func() string { return "/usr/bin:/bin" }, ContextWindow: h.opts.window}
 	if withProject {
 		d.StartDir = h.project
 	}

@@ -10,7 +10,6 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/agentdesk/agentdesk/agent"
-	"github.com/agentdesk/agentdesk/storage"
 )
 
 // The header's two menus: recent projects under the project button, the
@@ -26,7 +25,7 @@ const listModelsTimeout = 5 * time.Second
 
 // recentProject is one entry of the project menu.
 type recentProject struct {
-	project storage.Project
+	project agent.Project
 	missing bool // the folder is gone
 }
 
@@ -34,7 +33,7 @@ type recentProject struct {
 // known yet it goes straight to the folder dialog.
 func (c *chatView) onProjectMenu() {
 	background(c.u, func(ctx context.Context) ([]recentProject, error) {
-		projects, err := c.u.d.DB.Projects(ctx)
+		projects, err := c.u.d.Agent.Projects(ctx)
 		if err != nil {
 			return nil, err
 		}
@@ -126,12 +125,7 @@ func modelMenu(choice modelChoice, pick func(string), settings func()) *fyne.Men
 // pickModel saves the chosen model; the next turn uses it.
 func (c *chatView) pickModel(model string) {
 	background(c.u, func(ctx context.Context) (string, error) {
-		ps, _, err := agent.LoadProvider(ctx, c.u.d.DB)
-		if err != nil {
-			return "", err
-		}
-		ps.Model = model
-		if err := agent.SaveProvider(ctx, c.u.d.DB, ps); err != nil {
+		if err := c.u.d.Agent.Settings().SetModel(ctx, model); err != nil {
 			return "", err
 		}
 		return c.u.d.Model(), nil

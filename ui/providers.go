@@ -83,8 +83,8 @@ func (p *providersPane) buildUI() fyne.CanvasObject {
 
 func (p *providersPane) shown() {
 	background(p.u, func(ctx context.Context) (providerState, error) {
-		ps, _, err := agent.LoadProvider(ctx, p.u.d.DB)
-		return providerState{ps, agent.LoadRalphRounds(ctx, p.u.d.DB), agent.SecretsWhere(p.u.d.DB)}, err
+		ps, _, err := p.u.d.Agent.Settings().Provider(ctx)
+		return providerState{ps, p.u.d.Agent.Settings().RalphRounds(ctx), p.u.d.Agent.Settings().SecretsWhere()}, err
 	}, func(s providerState, err error) {
 		if err != nil {
 			p.status.SetText(err.Error())
@@ -183,10 +183,10 @@ func (p *providersPane) onSave() {
 		return
 	}
 	background(p.u, func(ctx context.Context) (struct{}, error) {
-		if err := agent.SaveProvider(ctx, p.u.d.DB, s); err != nil {
+		if err := p.u.d.Agent.Settings().SaveProvider(ctx, s); err != nil {
 			return struct{}{}, err
 		}
-		return struct{}{}, agent.SaveRalphRounds(ctx, p.u.d.DB, rounds)
+		return struct{}{}, p.u.d.Agent.Settings().SaveRalphRounds(ctx, rounds)
 	}, func(_ struct{}, err error) {
 		if err != nil {
 			p.status.SetText("Not saved: " + err.Error())

@@ -8,7 +8,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/agentdesk/agentdesk/storage"
+	"github.com/agentdesk/agentdesk/agent"
 )
 
 // sidebarRow is one row of the sessions sidebar: a day heading, or the
@@ -56,7 +56,7 @@ func (c *chatView) buildSidebar() fyne.CanvasObject {
 
 // setSessions shows a project's sessions (most recent first) under day
 // headings.
-func (c *chatView) setSessions(list []storage.Session) {
+func (c *chatView) setSessions(list []agent.SessionInfo) {
 	c.sessions = list
 	c.rows = sidebarRows(list, time.Now())
 	c.sessionList.UnselectAll()
@@ -76,7 +76,7 @@ func (c *chatView) rowOf(i int) widget.ListItemID {
 // sidebarRows groups sessions, most recent first, under the headings chat
 // apps use: Today, Yesterday, Previous 7 days, Previous 30 days, then one
 // per month.
-func sidebarRows(list []storage.Session, now time.Time) []sidebarRow {
+func sidebarRows(list []agent.SessionInfo, now time.Time) []sidebarRow {
 	var rows []sidebarRow
 	last := ""
 	for i, s := range list {

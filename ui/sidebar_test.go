@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentdesk/agentdesk/storage"
+	"github.com/agentdesk/agentdesk/agent"
 )
 
 func TestSidebarGroupsSessionsByDay(t *testing.T) {
@@ -14,7 +14,7 @@ func TestSidebarGroupsSessionsByDay(t *testing.T) {
 	at := func(days int, hour int) time.Time {
 		return time.Date(2026, 12, 3-days, hour, 0, 0, 0, time.Local)
 	}
-	list := []storage.Session{
+	list := []agent.SessionInfo{
 		{Title: "a", UpdatedAt: at(0, 9)}, {Title: "b", UpdatedAt: at(0, 0)},
 		{Title: "c", UpdatedAt: at(1, 23)}, {Title: "d", UpdatedAt: at(3, 12)},
 		{Title: "e", UpdatedAt: at(20, 12)}, {Title: "f", UpdatedAt: at(45, 12)},

@@ -20,7 +20,7 @@ func TestStatusSaysWhetherTheServerAnswers(t *testing.T) {
 	h := newHarness(t, harnessOptions{})
 	var down atomic.Bool
 	down.Store(true)
-	h.ui = New(Deps{App: h.app, Do: h.loop.do, Agent: h.agent, Approvals: h.approvals, DB: h.db, Extensions: h.exts, Paths: h.paths,
+	h.ui = New(Deps{App: h.app, Do: h.loop.do, Agent: h.agent, Approvals: h.approvals, Prefs: h.db, Extensions: h.exts, DataDir: h.paths.Data, LogFile: h.paths.LogFile(),
 		CheckProvider: func(context.Context) error {
 			if down.Load() {
 				return &llm.Error{Kind: llm.ErrUnreachable, URL: "http://127.0.0.1:8000/v1"}

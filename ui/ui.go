@@ -17,7 +17,6 @@ import (
 
 	"github.com/agentdesk/agentdesk/agent"
 	"github.com/agentdesk/agentdesk/extensions"
-	"github.com/agentdesk/agentdesk/storage"
 )
 
 // Title is the main window's title (the Xvfb test finds the window by it).
@@ -31,11 +30,13 @@ type Deps struct {
 	Agent *agent.Agent
 	// Loops keeps the last few sessions' loops alive, so switching between
 	// them is not a resume; nil: Agent.NewLoops(agent.DefaultLiveSessions).
-	Loops      *agent.Loops
-	Approvals  *agent.Approvals
-	DB         *storage.DB
+	Loops     *agent.Loops
+	Approvals *agent.Approvals
+	// Prefs keeps the window's own preferences (size, sidebar, theme).
+	Prefs      Prefs
 	Extensions *extensions.Manager
-	Paths      storage.Paths
+	// DataDir and LogFile are shown in Preferences → Advanced.
+	DataDir, LogFile string
 	// DetectedPATH is the login shell's PATH hooks get unless overridden.
 	DetectedPATH func() string
 	// CheckProvider reports whether the configured model server answers;
@@ -59,19 +60,27 @@ type Deps struct {
 }
 
 // withDefaults fills the optional seams with the saved settings' answer.
+// Prefs is a small key-value store for the views' own settings (the app
+// passes the settings table).
+type Prefs interface {
+	Setting(ctx context.Context, key string) (value string, ok bool, err error)
+	SetSetting(ctx context.Context, key, value string) error
+	SetSettings(ctx context.Context, kv map[string]string) error
+}
+
 func (d *Deps) withDefaults() {
 	if d.Loops == nil {
 		d.Loops = d.Agent.NewLoops(agent.DefaultLiveSessions)
 	}
 	if d.Model == nil {
 		d.Model = func() string {
-			p, _, _ := agent.LoadProvider(context.Background(), d.DB)
+			p, _, _ := d.Agent.Settings().Provider(context.Background())
 			return p.Model
 		}
 	}
 	if d.ListModels == nil {
 		d.ListModels = func(ctx context.Context) ([]string, error) {
-			p, _, err := agent.LoadProvider(ctx, d.DB)
+			p, _, err := d.Agent.Settings().Provider(ctx)
 			if err != nil {
 				return nil, err
 			}

@@ -44,7 +44,7 @@ func (u *UI) loadWindowState() windowState {
 	defer cancel()
 	st := windowState{size: defaultWindowSize, sidebar: defaultSidebarOffset}
 	read := func(key string) (float64, bool) {
-		v, ok, err := u.d.DB.Setting(ctx, key)
+		v, ok, err := u.d.Prefs.Setting(ctx, key)
 		if err != nil || !ok {
 			return 0, false
 		}
@@ -59,7 +59,7 @@ func (u *UI) loadWindowState() windowState {
 	if s, ok := read(settingSidebar); ok && s > 0.05 && s < 0.8 {
 		st.sidebar = s
 	}
-	st.appearance, _, _ = u.d.DB.Setting(ctx, settingAppearance)
+	st.appearance, _, _ = u.d.Prefs.Setting(ctx, settingAppearance)
 	return st
 }
 
@@ -74,7 +74,7 @@ func (u *UI) saveWindowState() {
 		kv[settingWidth] = strconv.FormatFloat(float64(size.Width), 'f', 0, 32)
 		kv[settingHeight] = strconv.FormatFloat(float64(size.Height), 'f', 0, 32)
 	}
-	if err := u.d.DB.SetSettings(ctx, kv); err != nil {
+	if err := u.d.Prefs.SetSettings(ctx, kv); err != nil {
 		slog.Warn("ui: window state not saved", "err", err)
 	}
 }
@@ -101,7 +101,7 @@ func (u *UI) setAppearance(appearance string) {
 	u.appearance = appearance
 	u.main.SetMainMenu(u.mainMenu()) // the check marks move
 	background(u, func(ctx context.Context) (struct{}, error) {
-		return struct{}{}, u.d.DB.SetSetting(ctx, settingAppearance, appearance)
+		return struct{}{}, u.d.Prefs.SetSetting(ctx, settingAppearance, appearance)
 	}, func(_ struct{}, err error) {
 		if err != nil {
 			u.chat.setNote("Appearance not saved: " + err.Error())

@@ -120,7 +120,7 @@ func (l *loader) addCommand(path string, seen map[string]bool) error {
 	// WalkDir does not follow symlinks below the root, but a file named
 	// directly, or a symlinked file inside a folder, is checked here.
 	real, err := filepath.EvalSymlinks(path)
-	if err != nil || !l.root.contains(real) {
+	if err != nil || !l.root.inside(path) {
 		return fmt.Errorf("command %s resolves outside the package", l.rel(path))
 	}
 	if seen[real] {

@@ -89,6 +89,7 @@ func Load(root string) (*Package, error) {
 	if err != nil {
 		return nil, err
 	}
+	defer r.close()
 	l := &loader{root: r, pkg: &Package{Rules: RulesVersion}}
 	fields, path, err := l.readManifests()
 	if err != nil {

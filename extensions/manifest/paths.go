@@ -10,9 +10,14 @@ import (
 	"strings"
 )
 
-// pkgRoot is the extracted package folder with symlinks resolved, so that
-// containment is checked between real paths.
-type pkgRoot struct{ dir string }
+// pkgRoot is the extracted package folder, symlinks resolved. Whether a
+// path stays inside it is decided by an os.Root opened on it (the
+// runtime follows the symlinks and refuses any that leave), as for the
+// tamper check and the tools, not by path arithmetic.
+type pkgRoot struct {
+	dir  string
+	root *os.Root
+}
 
 func openPackageRoot(root string) (pkgRoot, error) {
 	abs, err := filepath.Abs(root)
@@ -30,8 +35,14 @@ func openPackageRoot(root string) (pkgRoot, error) {
 	if !info.IsDir() {
 		return pkgRoot{}, fmt.Errorf("package folder %s is not a folder", root)
 	}
-	return pkgRoot{dir: real}, nil
+	r, err := os.OpenRoot(real)
+	if err != nil {
+		return pkgRoot{}, fmt.Errorf("package folder %s: %w", root, err)
+	}
+	return pkgRoot{dir: real, root: r}, nil
 }
+
+func (r pkgRoot) close() { r.root.Close() }
 
 // resolve validates a package-relative path taken from the manifest or a
 // hook command and returns its real absolute path and its cleaned
@@ -49,7 +60,7 @@ func (r pkgRoot) resolve(rel string) (real, clean string, err error) {
 	if err != nil {
 		return "", "", fmt.Errorf("%s: %w", rel, err)
 	}
-	if !r.contains(real) {
+	if _, err := r.root.Stat(local); err != nil {
 		return "", "", fmt.Errorf("%s resolves outside the package (symlink to %s)", rel, real)
 	}
 	return real, filepath.ToSlash(local), nil
@@ -60,14 +71,6 @@ func (r pkgRoot) resolve(rel string) (real, clean string, err error) {
 func (r pkgRoot) exists(rel string) bool {
 	_, err := os.Lstat(filepath.Join(r.dir, filepath.FromSlash(rel)))
 	return err == nil
-}
-
-func (r pkgRoot) contains(real string) bool {
-	rel, err := filepath.Rel(r.dir, real)
-	if err != nil {
-		return false
-	}
-	return rel == "." || (rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)))
 }
 
 // cleanRelative rejects absolute paths and any ".." component before the
@@ -119,4 +122,15 @@ func sizeLabel(n int64) string {
 		return fmt.Sprintf("%d MiB", n>>20)
 	}
 	return fmt.Sprintf("%d KiB", n>>10)
+}
+
+// inside reports whether path, a path below the package folder as a walk
+// names it, stays in the package once symlinks are followed.
+func (r pkgRoot) inside(path string) bool {
+	rel, err := filepath.Rel(r.dir, path)
+	if err != nil || !(rel == "." || filepath.IsLocal(rel)) {
+		return false
+	}
+	_, err = r.root.Stat(rel)
+	return err == nil
 }

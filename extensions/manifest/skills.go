@@ -85,8 +85,8 @@ func (l *loader) loadSkillRoot(rel string) error {
 // through a symlink must still be inside the package, because its files
 // become readable to the model.
 func (l *loader) addSkill(s skills.Skill) error {
-	real, err := filepath.EvalSymlinks(s.File())
-	if err != nil || !l.root.contains(real) {
+	_, err := filepath.EvalSymlinks(s.File())
+	if err != nil || !l.root.inside(s.File()) {
 		rel, _ := filepath.Rel(l.root.dir, s.Dir)
 		return fmt.Errorf("skill %s resolves outside the package", filepath.ToSlash(rel))
 	}
