@@ -38,7 +38,7 @@ const (
 // built stays on the heap here: the ratios are an upper bound.
 func BenchmarkSessionWalkMemory(b *testing.B) {
 	h := newBenchUI(b, func() (llm.Provider, llm.Config, error) { return nil, llm.Config{}, context.DeadlineExceeded })
-	ids := seedSessions(b, h.ui, memSessions, memMessages)
+	ids := seedSessions(b, h, memSessions, memMessages)
 	h.openSession(ids[0])
 	rss1, heap1 := settledMemory(b)
 	var rss2, heap2 uint64
@@ -85,10 +85,10 @@ func indexOf(sessions []storage.Session, id string) int {
 // seedSessions stores n sessions of m messages (prompts and Markdown
 // answers) in the open project, in one transaction, and reloads the
 // sidebar.
-func seedSessions(b *testing.B, u *UI, n, m int) []string {
+func seedSessions(b *testing.B, h *benchUI, n, m int) []string {
 	b.Helper()
 	ctx := context.Background()
-	db, project := u.d.DB, u.chat.project
+	u, db, project := h.ui, h.db, h.ui.chat.project
 	var ids []string
 	for i := range n {
 		s, err := db.CreateSession(ctx, storage.Session{ID: fmt.Sprintf("walk-%02d", i), ProjectID: project.ID, Title: fmt.Sprintf("session %d", i)})
