@@ -42,6 +42,7 @@ type benchUI struct {
 	b      *testing.B
 	loop   *uiLoop
 	ui     *UI
+	db     *storage.DB
 	frames int // pump frames applied, counted on the loop goroutine
 }
 
@@ -73,7 +74,7 @@ func newBenchUI(b *testing.B, provider func() (llm.Provider, llm.Config, error))
 	approvals := &agent.Approvals{}
 	ag := agent.New(agent.Config{DB: db, Provider: provider, Lifecycle: disp, Skills: disp, Approver: approvals,
 		Policy: func() agent.Policy { return agent.PolicyNever }, HomeDir: filepath.Join(home, "home")})
-	h := &benchUI{b: b, loop: newUILoop()}
+	h := &benchUI{b: b, loop: newUILoop(), db: db}
 	h.ui = New(Deps{App: test.NewTempApp(b), Do: h.do, Agent: ag, Approvals: approvals, Prefs: db, Extensions: exts,
 		DataDir: paths.Data, LogFile: paths.LogFile(), DetectedPATH: func() string { return "/usr/bin:/bin" }, StartDir: project})
 	b.Cleanup(func() {

@@ -27,6 +27,8 @@ func (u *UI) mainMenu() *fyne.MainMenu {
 		fyne.NewMenuItem("Copy", func() { u.toFocused(&fyne.ShortcutCopy{Clipboard: u.d.App.Clipboard()}) }),
 		fyne.NewMenuItem("Paste", func() { u.toFocused(&fyne.ShortcutPaste{Clipboard: u.d.App.Clipboard()}) }),
 		fyne.NewMenuItem("Select All", func() { u.toFocused(&fyne.ShortcutSelectAll{}) }),
+		fyne.NewMenuItemSeparator(),
+		fyne.NewMenuItem("Find…", c.find.show),
 	)
 	view := fyne.NewMenu("View", u.appearanceItem())
 	help := fyne.NewMenu("Help",

@@ -82,3 +82,29 @@ func (e *selectableText) TappedSecondary(pe *fyne.PointEvent) {
 	)
 	widget.ShowPopUpMenuAtPosition(menu, c, pe.AbsolutePosition)
 }
+
+// contextMenuArea shows its content and a menu on a secondary tap (a
+// right click) over it.
+type contextMenuArea struct {
+	widget.BaseWidget
+	content fyne.CanvasObject
+	menu    *fyne.Menu
+}
+
+func newContextMenuArea(content fyne.CanvasObject, menu *fyne.Menu) *contextMenuArea {
+	a := &contextMenuArea{content: content, menu: menu}
+	a.ExtendBaseWidget(a)
+	return a
+}
+
+// CreateRenderer implements fyne.Widget.
+func (a *contextMenuArea) CreateRenderer() fyne.WidgetRenderer {
+	return widget.NewSimpleRenderer(a.content)
+}
+
+// TappedSecondary shows the menu where the pointer is.
+func (a *contextMenuArea) TappedSecondary(pe *fyne.PointEvent) {
+	if c := fyne.CurrentApp().Driver().CanvasForObject(a); c != nil {
+		widget.ShowPopUpMenuAtPosition(a.menu, c, pe.AbsolutePosition)
+	}
+}

@@ -7,6 +7,8 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
+	"github.com/agentdesk/agentdesk/agent"
+	"github.com/agentdesk/agentdesk/agent/llm"
 	"github.com/agentdesk/agentdesk/agent/llm/llmtest"
 )
 
@@ -62,4 +64,36 @@ func findSelectable(u *UI) *selectableText {
 		}
 	})
 	return found
+}
+
+// TestPromptTextIsSelectable: a right click on a prompt offers Copy and
+// Select text.
+func TestPromptTextIsSelectable(t *testing.T) {
+	h := newHarness(t, harnessOptions{})
+	u := h.open(true)
+	const prompt = "why does `go vet` complain?"
+	u.chat.transcript.setEntries("s1", []agent.Entry{{Session: "s1", Role: llm.RoleUser, Parts: []llm.Part{{Kind: llm.PartText, Text: prompt}}}})
+	h.relayout(u.main)
+	var area *contextMenuArea
+	walk(u.chat.transcript.list, func(o fyne.CanvasObject) {
+		if a, ok := o.(*contextMenuArea); ok {
+			area = a
+		}
+	})
+	if area == nil {
+		t.Fatal("the prompt offers no menu")
+	}
+	test.TapSecondary(area)
+	if ov := topOverlay(u.main); ov == nil || !strings.Contains(allText(ov), "Select text") {
+		t.Fatal("no menu with Select text after a right click")
+	}
+	area.menu.Items[0].Action() // Copy
+	if got := h.app.Clipboard().Content(); got != prompt {
+		t.Fatalf("clipboard = %q", got)
+	}
+	area.menu.Items[1].Action() // Select text
+	h.relayout(u.main)
+	if sel := findSelectable(u); sel == nil || sel.Text != prompt {
+		t.Fatalf("no selectable prompt text: %v", sel)
+	}
 }

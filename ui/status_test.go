@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -93,5 +94,27 @@ func TestApprovedEditShowsItsDiff(t *testing.T) {
 	}
 	if strings.Contains(text, "old_string") {
 		t.Errorf("expanded edit shows its JSON:\n%s", text)
+	}
+}
+
+// TestStreamingKeepsNoOldFrames: the live row's renderings of earlier
+// frames are let go (the view's rendering→row map held every frame).
+func TestStreamingKeepsNoOldFrames(t *testing.T) {
+	h := newHarness(t, harnessOptions{})
+	u := h.open(true)
+	tv := u.chat.transcript
+	tv.setEntries("s1", nil)
+	text := ""
+	for i := 1; i <= 60; i++ {
+		text += fmt.Sprintf("Paragraph %d of a long answer.\n\n", i)
+		tv.setStream(agent.Stream{Active: true, Text: text, Version: i})
+		h.relayout(u.main)
+		h.loop.runQueued()
+	}
+	if n := len(tv.owner); n > 2 {
+		t.Errorf("after 60 frames the view holds %d renderings, want the live row's only", n)
+	}
+	if !strings.Contains(allText(tv.list), "Paragraph 59 of a long answer.") {
+		t.Errorf("the streamed answer is not shown:\n%s", allText(tv.list))
 	}
 }

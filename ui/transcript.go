@@ -68,6 +68,10 @@ func newTranscriptView(c *chatView) *transcriptView {
 		CreateItem: func() fyne.CanvasObject { return container.NewStack(widget.NewLabel("")) },
 		UpdateItem: t.update,
 	}
+	// As NewList does: without it a Resize that comes before the list's
+	// first render is stored but never laid out, and the list shows no
+	// rows until its size changes again.
+	t.list.ExtendBaseWidget(t.list)
 	t.hint = &secondaryLabel{Alignment: fyne.TextAlignCenter}
 	t.hint.Wrapping, t.hint.Scroll = fyne.TextWrapWord, fyne.ScrollNone
 	t.hint.ExtendBaseWidget(t.hint)
@@ -99,6 +103,12 @@ func (t *transcriptView) itemAt(id widget.ListItemID) *item {
 func (t *transcriptView) clear(noSession bool) {
 	t.items, t.live, t.session = nil, nil, ""
 	t.rounds = map[string]*item{}
+	// The row boxes let go of the old transcript's renderings, and so does
+	// owner: it kept every row ever shown, session after session.
+	for _, box := range t.owner {
+		box.Objects = nil
+	}
+	clear(t.owner)
 	// t.heights stays: it mirrors the list's item heights, which the list
 	// keeps (there is no way to clear them); rows are re-measured as they
 	// show, and until then both use the same estimate.
@@ -330,6 +340,9 @@ func (t *transcriptView) update(id widget.ListItemID, o fyne.CanvasObject) {
 		if prev := t.owner[it.obj]; prev != nil && prev != box {
 			prev.Objects = nil // a recycled row must not keep showing this rendering
 		}
+		if len(box.Objects) == 1 && t.owner[box.Objects[0]] == box {
+			delete(t.owner, box.Objects[0]) // replaced: the live row's every frame, a recycled row
+		}
 		t.owner[it.obj] = box
 		box.Objects = []fyne.CanvasObject{it.obj}
 		box.Refresh()
@@ -398,9 +411,23 @@ func (t *transcriptView) renderUser(id widget.ListItemID, it *item) fyne.CanvasO
 		return box
 	}
 	if text.Len() > 0 { // a Stop hook's note to the model has only context
-		box.Add(bubble(text.String()))
+		box.Add(t.userText(id, it, text.String()))
 	}
 	return box
+}
+
+// userText is a prompt's bubble; a right click offers Copy and Select
+// text, which shows the prompt as selectable text until Done.
+func (t *transcriptView) userText(id widget.ListItemID, it *item, text string) fyne.CanvasObject {
+	if !it.open[selectPart] {
+		return newContextMenuArea(bubble(text), fyne.NewMenu("",
+			fyne.NewMenuItem("Copy", func() { t.copy(text) }),
+			fyne.NewMenuItem("Select text", func() { t.toggle(id, it, selectPart) }),
+		))
+	}
+	copyBtn := markdown.NewCopyButton("", func() string { return text }, t.copy, t.c.u.d.Do)
+	return container.NewVBox(newSelectableText(text, copyBtn.ShowCopied),
+		container.NewHBox(copyBtn, t.selectButton(id, it, true)))
 }
 
 // selectPart is the open-map key of a message shown as selectable text.
