@@ -24,6 +24,7 @@ targeted=(
 	"./extensions/ ^BenchmarkInstallProcess5MB$ 10x"
 	"./extensions/ ^BenchmarkSlowPromptHooks$ 30x"
 	"./extensions/ ^BenchmarkPreToolUseOverhead$ 200x"
+	"./ui/ ^BenchmarkSessionWalkMemory$ 1x"
 )
 
 gotest() {
@@ -79,6 +80,10 @@ summary() {
 
 	row "open 5,000 msgs: OpenSession" "$(calc "$(metric BenchmarkOpenSession5000 ns/op) / 1e6") ms" "-" "-"
 	row "open 5,000 msgs: transcript" "$(calc "$(metric BenchmarkTranscriptOpen5000 ns/op) / 1e6") ms" "-" "-"
+
+	b=BenchmarkSessionWalkMemory
+	row "RSS, 20 sessions x 500 msgs" "back at the first $(metric $b rss-back-MiB) MiB" "first $(metric $b rss-first-MiB) MiB" \
+		"$(metric $b rss-ratio)x (<= 1.3)"
 
 	b=BenchmarkFetchVsGitClone5MB
 	row "fetch 5 MB, go-git in process" "$(metric $b fetch-median-ms) ms, heap $(metric $b peak-heap-MiB) MiB" \
