@@ -35,9 +35,10 @@ type compaction struct {
 // the summary request; they cannot stop it.
 func (s *Session) compact(ctx context.Context, keepFrom int64, c compaction) error {
 	s.mu.Lock()
+	unsent := unsentPrompts(s.main.entries)
 	var old []Entry
 	for _, e := range s.main.entries {
-		if e.Seq >= s.main.start && (keepFrom == 0 || e.Seq < keepFrom) && e.Role != RoleHost {
+		if e.Seq >= s.main.start && (keepFrom == 0 || e.Seq < keepFrom) && e.Role != RoleHost && !unsent[e.Seq] {
 			old = append(old, e)
 		}
 	}

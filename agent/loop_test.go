@@ -398,4 +398,10 @@ func TestUnansweredPromptIsReturnedNotMerged(t *testing.T) {
 			t.Fatal("after a restart the failed prompt is back in the context")
 		}
 	}
+	e.server.Push(llmtest.Reply{Text: "the summary"})
+	e.send(r, "/compact")
+	summary := e.server.Requests()[len(e.server.Requests())-1]
+	if text := joined(summary.Messages[0]); strings.Contains(text, "first try") || !strings.Contains(text, "second try") {
+		t.Fatalf("the summary request must leave the unanswered prompt out: %q", text)
+	}
 }

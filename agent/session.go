@@ -401,12 +401,7 @@ func (s *Session) messages(th *thread) []llm.Message {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	unsent := map[int64]bool{}
-	for _, e := range th.entries {
-		if e.Host != nil && e.Host.Unsent != 0 {
-			unsent[e.Host.Unsent] = true
-		}
-	}
+	unsent := unsentPrompts(th.entries)
 	var out []llm.Message
 	for _, e := range th.entries {
 		if e.Seq < th.start || e.Role == RoleHost || unsent[e.Seq] {
@@ -435,4 +430,16 @@ func (s *Session) writeTranscript() {
 	if err := s.transcript.reset(entries); err != nil {
 		s.a.log.Warn("hooks get no transcript_path", "session", s.info.ID, "err", err)
 	}
+}
+
+// unsentPrompts are the seqs of user messages the model never answered
+// (Host.Unsent): they are in no request and no summary.
+func unsentPrompts(entries []Entry) map[int64]bool {
+	unsent := map[int64]bool{}
+	for _, e := range entries {
+		if e.Host != nil && e.Host.Unsent != 0 {
+			unsent[e.Host.Unsent] = true
+		}
+	}
+	return unsent
 }
