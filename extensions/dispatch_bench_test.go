@@ -106,6 +106,19 @@ func (x *benchExtensions) submit(b *testing.B) time.Duration {
 	return took
 }
 
+// execHook times exec'ing the first extension's hook script directly,
+// the yardstick of the dispatch benchmarks.
+func (x *benchExtensions) execHook(b *testing.B) func() time.Duration {
+	script := filepath.Join(x.infos[0].Dir, "hooks", "run.sh")
+	return func() time.Duration {
+		began := time.Now()
+		if err := exec.CommandContext(b.Context(), script).Run(); err != nil {
+			b.Fatal(err)
+		}
+		return time.Since(began)
+	}
+}
+
 // paired collects timings of two contenders run alternately in one
 // benchmark, so load from elsewhere on the machine hits both alike.
 type paired struct {
@@ -154,14 +167,7 @@ func millis(d time.Duration) float64 { return float64(d) / float64(time.Millisec
 // adds per hook at the median. ns/op covers both runs.
 func BenchmarkHookDispatch(b *testing.B) {
 	x := newBenchExtensions(b, 1, "exit 0")
-	script := filepath.Join(x.infos[0].Dir, "hooks", "run.sh")
-	direct := func() time.Duration {
-		began := time.Now()
-		if err := exec.CommandContext(b.Context(), script).Run(); err != nil {
-			b.Fatal(err)
-		}
-		return time.Since(began)
-	}
+	direct := x.execHook(b)
 	var p paired
 	for b.Loop() {
 		p.run(func() time.Duration { return x.submit(b) }, direct)
@@ -193,7 +199,6 @@ func BenchmarkSlowPromptHooks(b *testing.B) {
 // most 2 ms). ns/op covers both runs.
 func BenchmarkPreToolUseOverhead(b *testing.B) {
 	x := newBenchExtensionsFor(b, 1, lifecycle.EventPreToolUse, "sleep 0.005")
-	script := filepath.Join(x.infos[0].Dir, "hooks", "run.sh")
 	ev := lifecycle.ToolEvent{SessionID: "bench", ProjectDir: x.project, Tool: "run_command", ClaudeTool: "Bash",
 		Input: []byte(`{"command":"go test ./..."}`), CallID: "call_1"}
 	guarded := func() time.Duration {
@@ -205,13 +210,7 @@ func BenchmarkPreToolUseOverhead(b *testing.B) {
 		}
 		return took
 	}
-	direct := func() time.Duration {
-		began := time.Now()
-		if err := exec.CommandContext(b.Context(), script).Run(); err != nil {
-			b.Fatal(err)
-		}
-		return time.Since(began)
-	}
+	direct := x.execHook(b)
 	var p paired
 	for b.Loop() {
 		p.run(guarded, direct)

@@ -26,9 +26,6 @@ const (
 // transcript view).
 var guardEvents = map[string]bool{"PreToolUse": true, "PostToolUse": true, "Stop": true}
 
-// IsGuardEvent reports whether event's hooks may block.
-func IsGuardEvent(event string) bool { return guardEvents[event] }
-
 // exitTwo is a guard hook's exit 2: a block with stderr as the reason.
 func exitTwo(event string, res Result) (Output, bool) {
 	var f *Failure

@@ -28,9 +28,6 @@ const (
 var dispatchedEvents = []string{EventSessionStart, EventUserPromptSubmit, EventSubagentStart,
 	EventPreToolUse, EventPostToolUse, EventStop, EventSessionEnd, EventPreCompact}
 
-// DispatchedEvents lists the events whose hooks AgentDesk runs.
-func DispatchedEvents() []string { return slices.Clone(dispatchedEvents) }
-
 // defaultHooksFile is read besides the manifest's "hooks" field.
 const defaultHooksFile = "hooks/hooks.json"
 
