@@ -408,13 +408,7 @@ func TestFirstPromptWinsOverResumingTheLatestSession(t *testing.T) {
 		u.chat.onSend(prompt)
 		h.loop.waitFor(t, "the answer to "+prompt, func() bool {
 			s := u.chat.session
-			if s == nil || s.Busy() {
-				return false
-			}
-			// The test driver lays the list out only when asked; a busy
-			// machine can leave its rows unbuilt past the last refresh.
-			h.relayout(u.main)
-			return strings.Contains(allText(u.chat.transcript.list), "answer to "+prompt)
+			return s != nil && !s.Busy() && strings.Contains(allText(u.chat.transcript.list), "answer to "+prompt)
 		})
 	}
 }

@@ -23,7 +23,8 @@ func TestFindInTheSession(t *testing.T) {
 	for _, p := range []string{"one", "two", "three"} {
 		u.chat.onSend(p)
 		h.loop.waitFor(t, "the answer to "+p, func() bool {
-			return strings.Contains(allText(u.chat.transcript.list), "answer to "+p) && !u.chat.session.Busy()
+			// Find reads stored messages: wait for the answer to leave the live row.
+			return strings.Contains(allText(u.chat.transcript.list), "answer to "+p) && !u.chat.session.Busy() && u.chat.transcript.live == nil
 		})
 	}
 	canvas := u.main.Canvas()
