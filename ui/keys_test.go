@@ -84,7 +84,11 @@ func oneSession(t *testing.T, h *harness, u *UI, title string) {
 	u.chat.reloadSessions(false)
 	h.loop.waitFor(t, "the session", func() bool { return len(u.chat.sessions) == 1 })
 	u.chat.sessionList.Select(1) // row 0 is the Today heading
-	h.loop.waitFor(t, "the selection", func() bool { return u.chat.selected == 0 })
+	// Opening it ends by focusing the composer: wait for that, so it cannot
+	// land after the test has put the focus elsewhere.
+	h.loop.waitFor(t, "the session open", func() bool {
+		return u.chat.selected == 0 && u.chat.session != nil && u.chat.session.ID() == s.ID()
+	})
 }
 
 // Rename: the title field has the focus, Enter renames, Esc cancels.
