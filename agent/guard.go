@@ -61,14 +61,14 @@ func (s *Session) toolEvent(name, callID string, args json.RawMessage) lifecycle
 
 // preToolUse runs the PreToolUse hooks for a valid call. A deny returns
 // the result the model reads instead of the call's.
-func (s *Session) preToolUse(ctx context.Context, tool tools.Tool, call llm.Part, args json.RawMessage, p tools.Preview) (guardedCall, *tools.Result) {
+func (s *Session) preToolUse(ctx context.Context, box *toolbox, tool tools.Tool, call llm.Part, args json.RawMessage, p tools.Preview) (guardedCall, *tools.Result) {
 	g := guardedCall{args: args, preview: p}
 	v := s.a.cfg.Lifecycle.PreToolUse(s.reporting(ctx), s.toolEvent(call.Name, call.CallID, args))
 	s.notices(ctx, v.Notices)
 	g.context = s.budget(ctx, v.Blocks)
 	if v.Blocked() {
 		s.host(ctx, Host{Kind: HostNotice, Source: v.Reasons[0].Source, Label: v.Reasons[0].Label, Event: lifecycle.EventPreToolUse,
-			Text: "denied " + s.tools.Describe(call.Name, args) + ": " + noticeReasons(v.Verdict)})
+			Text: "denied " + box.Describe(call.Name, args) + ": " + noticeReasons(v.Verdict)})
 		res := tools.Result{Text: "not run: an extension's PreToolUse hook denied this call.\n" + v.ReasonText(), IsError: true}
 		return g, &res
 	}
@@ -76,7 +76,7 @@ func (s *Session) preToolUse(ctx context.Context, tool tools.Tool, call llm.Part
 		g.forced = "An extension asks you to approve this call" + withReason(v.AskReason)
 	}
 	if v.UpdatedInput != nil {
-		s.rewrite(ctx, &g, tool, call, v)
+		s.rewrite(ctx, &g, box, tool, call, v)
 	}
 	return g, nil
 }
@@ -84,7 +84,7 @@ func (s *Session) preToolUse(ctx context.Context, tool tools.Tool, call llm.Part
 // rewrite applies a hook's updatedInput if the tool accepts it, and then
 // always asks, showing the original and the rewrite. A rewrite the tool
 // rejects is not applied; the original call is asked about instead.
-func (s *Session) rewrite(ctx context.Context, g *guardedCall, tool tools.Tool, call llm.Part, v lifecycle.ToolVerdict) {
+func (s *Session) rewrite(ctx context.Context, g *guardedCall, box *toolbox, tool tools.Tool, call llm.Part, v lifecycle.ToolVerdict) {
 	args := tools.FromClaudeInput(call.Name, v.UpdatedInput, s.project)
 	p, err := tool.Preview(args)
 	if err != nil {
@@ -94,7 +94,7 @@ func (s *Session) rewrite(ctx context.Context, g *guardedCall, tool tools.Tool, 
 		return
 	}
 	original := g.preview
-	g.original, g.originalSummary = &original, s.tools.Describe(call.Name, g.args)
+	g.original, g.originalSummary = &original, box.Describe(call.Name, g.args)
 	g.args, g.preview = args, p
 	g.forced = v.RewrittenBy + " rewrote this call; check the rewrite against the original"
 }

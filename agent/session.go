@@ -52,6 +52,9 @@ type thread struct {
 	session string
 	entries []Entry
 	start   int64
+	// only narrows the built-in tools to these names (a child agent's
+	// allowlist); nil: all of them.
+	only map[string]bool
 }
 
 // NewSession starts a new session in the project and fires

@@ -121,8 +121,9 @@ func (s *Session) converse(ctx context.Context, th *thread, system func() string
 	}
 	cfg = cfg.WithDefaults()
 	compacted := false
+	box := s.toolboxFor(th)
 	for step := 0; step < maxStepsPerTurn; step++ {
-		req := llm.Request{Model: cfg.Model, System: system(), Messages: s.messages(th), Tools: s.tools.Specs(), MaxTokens: cfg.MaxTokens}
+		req := llm.Request{Model: cfg.Model, System: system(), Messages: s.messages(th), Tools: box.Specs(), MaxTokens: cfg.MaxTokens}
 		est := estimateRequest(req)
 		if turnStart > 0 && !compacted && est >= int(s.a.cfg.CompactThreshold*float64(cfg.ContextWindow)) {
 			compacted = true
@@ -149,7 +150,7 @@ func (s *Session) converse(ctx context.Context, th *thread, system func() string
 		if len(calls) == 0 {
 			return resp.Message, nil
 		}
-		if err := s.runTools(ctx, th, calls); err != nil {
+		if err := s.runTools(ctx, th, box, calls); err != nil {
 			return llm.Message{}, err
 		}
 	}
@@ -238,7 +239,7 @@ func (s *Session) meter(req llm.Request, resp llm.Response, cfg llm.Config, took
 // runTools runs one batch of tool calls in order and stores their results
 // as one tool message. A denial stops the rest of the batch; every call
 // still gets a result the model can read.
-func (s *Session) runTools(ctx context.Context, th *thread, calls []llm.Part) error {
+func (s *Session) runTools(ctx context.Context, th *thread, box *toolbox, calls []llm.Part) error {
 	results := make([]llm.Part, 0, len(calls))
 	stopped := ""
 	for _, call := range calls {
@@ -250,7 +251,7 @@ func (s *Session) runTools(ctx context.Context, th *thread, calls []llm.Part) er
 			res = tools.Result{Text: "not run: " + stopped, IsError: true}
 		default:
 			var denied bool
-			res, denied = s.runTool(ctx, th, call)
+			res, denied = s.runTool(ctx, th, box, call)
 			if denied {
 				stopped = "the user denied an earlier call in this batch"
 			}
@@ -263,8 +264,8 @@ func (s *Session) runTools(ctx context.Context, th *thread, calls []llm.Part) er
 	return ctx.Err()
 }
 
-func (s *Session) runTool(ctx context.Context, th *thread, call llm.Part) (tools.Result, bool) {
-	tool, ok := s.tools.Lookup(call.Name)
+func (s *Session) runTool(ctx context.Context, th *thread, box *toolbox, call llm.Part) (tools.Result, bool) {
+	tool, ok := box.Lookup(call.Name)
 	if !ok {
 		return tools.Result{Text: fmt.Sprintf("unknown tool %q", call.Name), IsError: true}, false
 	}
@@ -276,17 +277,17 @@ func (s *Session) runTool(ctx context.Context, th *thread, call llm.Part) (tools
 	if err != nil {
 		return tools.Result{Text: "invalid arguments: " + err.Error(), IsError: true}, false
 	}
-	g, denied := s.preToolUse(ctx, tool, call, args, preview)
+	g, denied := s.preToolUse(ctx, box, tool, call, args, preview)
 	if denied != nil {
 		return withFeedback(*denied, g.context), false
 	}
-	if !s.approved(ctx, th, tool, call.Name, g) {
+	if !s.approved(ctx, th, box, tool, call.Name, g) {
 		if ctx.Err() != nil {
 			return tools.Result{Text: "not run: the user stopped the turn", IsError: true}, true
 		}
 		return tools.Result{Text: "denied: the user did not allow this call", IsError: true}, true
 	}
-	s.bus.Publish(Event{Kind: EventStatus, Session: s.info.ID, Status: "running " + s.tools.Describe(call.Name, g.args)})
+	s.bus.Publish(Event{Kind: EventStatus, Session: s.info.ID, Status: "running " + box.Describe(call.Name, g.args)})
 	res := tool.Run(ctx, g.args)
 	s.bus.Publish(Event{Kind: EventStatus, Session: s.info.ID})
 	return s.postToolUse(ctx, call.Name, call.CallID, g, res), false
@@ -296,7 +297,7 @@ func (s *Session) runTool(ctx context.Context, th *thread, call llm.Part) (tools
 // otherwise asks the user. A call a hook forced to ask (g.forced) skips
 // the policy and the grants: it asks, or with nobody to ask it is
 // refused; and its answer grants nothing beyond this call.
-func (s *Session) approved(ctx context.Context, th *thread, tool tools.Tool, name string, g guardedCall) bool {
+func (s *Session) approved(ctx context.Context, th *thread, box *toolbox, tool tools.Tool, name string, g guardedCall) bool {
 	kind := tool.Kind()
 	policy := s.a.cfg.Policy()
 	key := grantKey(kind, name, g.preview)
@@ -316,7 +317,7 @@ func (s *Session) approved(ctx context.Context, th *thread, tool tools.Tool, nam
 		return false
 	}
 	d := s.a.cfg.Approver.Request(ctx, ApprovalRequest{Session: th.session, Tool: name,
-		Summary: s.tools.Describe(name, g.args), Preview: g.preview,
+		Summary: box.Describe(name, g.args), Preview: g.preview,
 		Forced: g.forced, Original: g.original, OriginalSummary: g.originalSummary})
 	if d == AllowSession && g.forced == "" {
 		s.grants.add(key)

@@ -196,6 +196,9 @@ func (s *Set) Close() error {
 // maxSummaryRunes keeps Describe lines short enough for one transcript row.
 const maxSummaryRunes = 120
 
+// OneLine keeps the first line of s, shortened for one transcript row.
+func OneLine(s string) string { return oneLine(s) }
+
 // oneLine keeps the first line of s, shortened to maxSummaryRunes.
 func oneLine(s string) string {
 	first, rest, multi := strings.Cut(s, "\n")

@@ -1,0 +1,84 @@
+package agent
+
+import (
+	"encoding/json"
+
+	"github.com/agentdesk/agentdesk/agent/llm"
+	"github.com/agentdesk/agentdesk/agent/tools"
+)
+
+// toolbox is what one thread may call during one turn: the project's
+// built-in tools, narrowed to an allowlist for a child agent, and the
+// turn's extra tools (the task tool, extension MCP tools). It is built at
+// a turn boundary and kept for the whole turn, so the tool list in the
+// request prefix never changes mid-turn.
+type toolbox struct {
+	set   *tools.Set
+	only  map[string]bool // built-in names this thread may use; nil: all
+	extra []tools.Tool
+}
+
+// describer is an extra tool that words its own calls for the transcript
+// and the approval dialog.
+type describer interface {
+	Describe(args json.RawMessage) string
+}
+
+// Specs describes the tools to the model: built-ins in their stable
+// order, then the extras in the order given.
+func (b *toolbox) Specs() []llm.ToolSpec {
+	var specs []llm.ToolSpec
+	for _, spec := range b.set.Specs() {
+		if b.only == nil || b.only[spec.Name] {
+			specs = append(specs, spec)
+		}
+	}
+	for _, t := range b.extra {
+		specs = append(specs, t.Spec())
+	}
+	return specs
+}
+
+// Lookup finds a tool the thread may call by the name the model used.
+func (b *toolbox) Lookup(name string) (tools.Tool, bool) {
+	if t, ok := b.set.Lookup(name); ok {
+		if b.only != nil && !b.only[name] {
+			return nil, false
+		}
+		return t, true
+	}
+	for _, t := range b.extra {
+		if t.Spec().Name == name {
+			return t, true
+		}
+	}
+	return nil, false
+}
+
+// Describe is a one-line summary of a call, as tools.Set.Describe.
+func (b *toolbox) Describe(name string, args json.RawMessage) string {
+	if _, ok := b.set.Lookup(name); ok {
+		return b.set.Describe(name, args)
+	}
+	for _, t := range b.extra {
+		if t.Spec().Name != name {
+			continue
+		}
+		if d, ok := t.(describer); ok {
+			return tools.OneLine(d.Describe(args))
+		}
+		return tools.OneLine(name + " " + string(args))
+	}
+	return b.set.Describe(name, args) // says "unknown tool"
+}
+
+// toolboxFor picks th's tools for the turn about to start.
+func (s *Session) toolboxFor(th *thread) *toolbox {
+	return &toolbox{set: s.tools, only: th.only, extra: s.extraTools(th)}
+}
+
+// extraTools are the tools beyond the built-ins that th gets this turn.
+// None yet: subagents add the task tool here, MCP the extensions' tools.
+func (s *Session) extraTools(th *thread) []tools.Tool {
+	return nil
+}
