@@ -115,16 +115,24 @@ func withReason(r string) string {
 	return ""
 }
 
-// postToolUse runs the PostToolUse hooks and puts what they said inside
-// the call's result: extra user messages would change the request prefix.
+// postToolUse runs the PostToolUse hooks, or for a call that failed the
+// PostToolUseFailure hooks (as Claude Code does), and puts what they said
+// inside the call's result: extra user messages would change the request
+// prefix.
 func (s *Session) postToolUse(ctx context.Context, name, callID string, g guardedCall, res tools.Result) tools.Result {
 	ev := s.toolEvent(name, callID, g.args)
-	ev.Response = tools.ClaudeResponse(name, ev.Input, res)
-	v := s.a.cfg.Lifecycle.PostToolUse(s.reporting(ctx), ev)
+	event, hooks := lifecycle.EventPostToolUse, s.a.cfg.Lifecycle.PostToolUse
+	if res.IsError {
+		event, hooks = lifecycle.EventPostToolUseFailure, s.a.cfg.Lifecycle.PostToolUseFailure
+		ev.Error, ev.Interrupted = res.Text, ctx.Err() != nil
+	} else {
+		ev.Response = tools.ClaudeResponse(name, ev.Input, res)
+	}
+	v := hooks(s.reporting(ctx), ev)
 	s.notices(ctx, v.Notices)
 	post := v.Blocks
 	for _, r := range v.Reasons {
-		post = append(post, lifecycle.ContextBlock{Source: r.Source, Event: lifecycle.EventPostToolUse, Text: r.Text})
+		post = append(post, lifecycle.ContextBlock{Source: r.Source, Event: event, Text: r.Text})
 	}
 	return withFeedback(res, append(g.context, s.budget(ctx, post)...))
 }

@@ -165,6 +165,46 @@ func TestPostToolUseFeedbackGoesInsideTheResult(t *testing.T) {
 	}
 }
 
+// A call that ran and failed fires PostToolUseFailure instead of
+// PostToolUse, with the error; its context goes into that result.
+func TestPostToolUseFailureReplacesPostToolUseForAFailedCall(t *testing.T) {
+	e := newEnv(t)
+	e.life.postFail = func(ev lifecycle.ToolEvent) lifecycle.Verdict {
+		return lifecycle.Verdict{HookResult: lifecycle.HookResult{Blocks: []lifecycle.ContextBlock{
+			{Source: "guard", Event: lifecycle.EventPostToolUseFailure, Text: "try list_dir first"}}}}
+	}
+	e.server.Push(llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "read_file", Args: `{"path":"missing.txt"}`}}}, llmtest.Reply{Text: "ok"})
+	s := e.newSession()
+	e.send(s, "read")
+	if n := e.life.count("PostToolUse:"); n != 0 {
+		t.Fatalf("PostToolUse fired %d times for a failed call", n)
+	}
+	if n := e.life.count("PostToolUseFailure:Read"); n != 1 {
+		t.Fatalf("PostToolUseFailure fired %d times, want 1: %v", n, e.life.Calls())
+	}
+	res := toolResults(e.server.WaitRequests(t, 2)[1])[0]
+	for _, want := range []string{"missing.txt", `<extension-context source="guard" event="PostToolUseFailure">`, "try list_dir first"} {
+		if !strings.Contains(res, want) {
+			t.Errorf("result lacks %q: %q", want, res)
+		}
+	}
+	ev := e.life.toolEvents[len(e.life.toolEvents)-1]
+	if !strings.Contains(ev.Error, "missing.txt") || ev.Response != nil || ev.Interrupted {
+		t.Errorf("PostToolUseFailure event = %+v; want the error, no response", ev)
+	}
+}
+
+// A call the user denied never ran: neither post event fires.
+func TestNoPostToolEventForADeniedCall(t *testing.T) {
+	e := newEnv(t)
+	e.server.Push(command("echo hi"), llmtest.Reply{Text: "ok"})
+	s := e.newSession()
+	e.send(s, "run")
+	if n := e.life.count("PostToolUse"); n != 0 {
+		t.Fatalf("a post event fired for a denied call: %v", e.life.Calls())
+	}
+}
+
 func TestStopHookContinuesAtMostTheLimit(t *testing.T) {
 	e := newEnv(t)
 	e.life.setEnabled("guard")

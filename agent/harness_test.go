@@ -30,6 +30,7 @@ type fakeLifecycle struct {
 	// Guard events: scripted answers; nil answers nothing.
 	preTool    func(lifecycle.ToolEvent) lifecycle.ToolVerdict
 	postTool   func(lifecycle.ToolEvent) lifecycle.Verdict
+	postFail   func(lifecycle.ToolEvent) lifecycle.Verdict
 	stop       func(lifecycle.StopEvent) lifecycle.Verdict
 	preCompact func(lifecycle.CompactEvent) lifecycle.HookResult
 	toolEvents []lifecycle.ToolEvent
@@ -103,6 +104,17 @@ func (f *fakeLifecycle) PostToolUse(_ context.Context, ev lifecycle.ToolEvent) l
 	f.mu.Unlock()
 	if f.postTool != nil {
 		return f.postTool(ev)
+	}
+	return lifecycle.Verdict{}
+}
+
+func (f *fakeLifecycle) PostToolUseFailure(_ context.Context, ev lifecycle.ToolEvent) lifecycle.Verdict {
+	f.record("PostToolUseFailure:" + ev.ClaudeTool)
+	f.mu.Lock()
+	f.toolEvents = append(f.toolEvents, ev)
+	f.mu.Unlock()
+	if f.postFail != nil {
+		return f.postFail(ev)
 	}
 	return lifecycle.Verdict{}
 }

@@ -60,6 +60,9 @@ func toolCall(event string, ev lifecycle.ToolEvent) call {
 	if ev.Response != nil {
 		in["tool_response"] = ev.Response
 	}
+	if event == lifecycle.EventPostToolUseFailure {
+		in["error"], in["is_interrupt"] = ev.Error, ev.Interrupted
+	}
 	return call{event: event, match: ev.Tool, alias: ev.ClaudeTool, session: ev.SessionID, project: ev.ProjectDir,
 		transcript: ev.TranscriptPath, mode: ev.PermissionMode, input: in}
 }
@@ -92,6 +95,12 @@ func withColon(s string) string {
 // PostToolUse implements lifecycle.Guard.
 func (d *Dispatcher) PostToolUse(ctx context.Context, ev lifecycle.ToolEvent) lifecycle.Verdict {
 	return mergeVerdict(d.run(ctx, toolCall(lifecycle.EventPostToolUse, ev)))
+}
+
+// PostToolUseFailure implements lifecycle.Guard: PostToolUse's rules, for
+// a call that failed.
+func (d *Dispatcher) PostToolUseFailure(ctx context.Context, ev lifecycle.ToolEvent) lifecycle.Verdict {
+	return mergeVerdict(d.run(ctx, toolCall(lifecycle.EventPostToolUseFailure, ev)))
 }
 
 // Stop implements lifecycle.Guard. Stop hooks have no matcher.

@@ -5,6 +5,7 @@ package extensions
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -94,7 +95,7 @@ func TestGuardsTrustListsEveryEvent(t *testing.T) {
 	for _, h := range trust.Hooks {
 		events = append(events, h.Event)
 	}
-	if strings.Join(events, ",") != "PreToolUse,PreToolUse,PostToolUse,Stop,SessionEnd,PreCompact" || trust.Hooks[1].If != "Bash(git push *)" {
+	if strings.Join(events, ",") != "PreToolUse,PreToolUse,PostToolUse,PostToolUseFailure,Stop,SessionEnd,PreCompact" || trust.Hooks[1].If != "Bash(git push *)" {
 		t.Fatalf("trust prompt lists %v; every guard hook needs the user's trust", events)
 	}
 	for _, d := range info.Diagnostics {
@@ -204,6 +205,38 @@ func TestGuardsPostToolUseContextReachesTheNextRequest(t *testing.T) {
 	}
 	if g.dataFile("count-PreToolUse") != "" {
 		t.Error("the Bash-only PreToolUse hook ran for a read")
+	}
+}
+
+// A read that fails runs the PostToolUseFailure hook instead of
+// PostToolUse; its context or exit-2 reason lands inside that result.
+func TestGuardsPostToolUseFailureContextGoesIntoTheFailedResult(t *testing.T) {
+	for mode, want := range map[string]string{"context": "guards: the file may be in docs/", "exit2": "guards: never guess paths"} {
+		t.Run(mode, func(t *testing.T) {
+			g := newGuardsEnv(t, agent.PolicyAsk, agent.Deny)
+			g.answer("PostToolUseFailure", mode)
+			g.answer("PostToolUse", "context")
+			g.model.Push(llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "read_file", Args: `{"path":"missing.txt"}`}}}, llmtest.Reply{Text: "ok"})
+			s := g.session()
+			req := g.send(s, "read it")
+			var results []string
+			for _, m := range req.Messages {
+				results = append(results, m.ToolResults...)
+			}
+			if len(results) != 1 || !strings.Contains(results[0], "missing.txt") ||
+				!strings.Contains(results[0], `<extension-context source="guards" event="PostToolUseFailure">`) || !strings.Contains(results[0], want) {
+				t.Fatalf("tool result = %q", results)
+			}
+			if g.dataFile("count-PostToolUse") != "" {
+				t.Error("PostToolUse ran for a failed call")
+			}
+			in := g.stdin("PostToolUseFailure")
+			input, _ := in["tool_input"].(map[string]any)
+			if in["hook_event_name"] != "PostToolUseFailure" || in["tool_name"] != "Read" || input["file_path"] != filepath.Join(g.project, "missing.txt") ||
+				!strings.Contains(fmt.Sprint(in["error"]), "missing.txt") || in["is_interrupt"] != false || in["tool_response"] != nil {
+				t.Fatalf("PostToolUseFailure stdin = %v", in)
+			}
+		})
 	}
 }
 

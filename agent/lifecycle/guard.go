@@ -10,11 +10,12 @@ import (
 // may make a tool call less likely to run or a turn go on; nothing they
 // say skips AgentDesk's own approval.
 const (
-	EventPreToolUse  = "PreToolUse"
-	EventPostToolUse = "PostToolUse"
-	EventStop        = "Stop"
-	EventSessionEnd  = "SessionEnd"
-	EventPreCompact  = "PreCompact"
+	EventPreToolUse         = "PreToolUse"
+	EventPostToolUse        = "PostToolUse"
+	EventPostToolUseFailure = "PostToolUseFailure"
+	EventStop               = "Stop"
+	EventSessionEnd         = "SessionEnd"
+	EventPreCompact         = "PreCompact"
 )
 
 // SessionEnd reasons, as Claude Code names them.
@@ -47,6 +48,11 @@ type Guard interface {
 	// PostToolUse runs after a call ran; its context and block reasons go
 	// into that call's result.
 	PostToolUse(ctx context.Context, ev ToolEvent) Verdict
+	// PostToolUseFailure runs instead of PostToolUse when the call ran and
+	// failed (ev.Error); like PostToolUse, what it says goes into that
+	// call's result. A call the user or a hook denied never ran: neither
+	// event fires for it.
+	PostToolUseFailure(ctx context.Context, ev ToolEvent) Verdict
 	// Stop runs when the model answered without tool calls; Block means
 	// the turn goes on with Reason as a hidden note.
 	Stop(ctx context.Context, ev StopEvent) Verdict
@@ -70,6 +76,8 @@ type ToolEvent struct {
 	Input          json.RawMessage // tool_input, with Claude Code's field names
 	CallID         string          // tool_use_id
 	Response       json.RawMessage // tool_response (PostToolUse only)
+	Error          string          // the failed call's result (PostToolUseFailure only)
+	Interrupted    bool            // it failed because the user stopped the turn (is_interrupt)
 }
 
 // StopEvent is the model's answer ending a turn.
@@ -151,8 +159,9 @@ type ToolVerdict struct {
 // NopGuard is the Guard with no extensions.
 type NopGuard struct{}
 
-func (NopGuard) PreToolUse(context.Context, ToolEvent) ToolVerdict   { return ToolVerdict{} }
-func (NopGuard) PostToolUse(context.Context, ToolEvent) Verdict      { return Verdict{} }
-func (NopGuard) Stop(context.Context, StopEvent) Verdict             { return Verdict{} }
-func (NopGuard) SessionEnd(context.Context, SessionEndEvent)         {}
-func (NopGuard) PreCompact(context.Context, CompactEvent) HookResult { return HookResult{} }
+func (NopGuard) PreToolUse(context.Context, ToolEvent) ToolVerdict     { return ToolVerdict{} }
+func (NopGuard) PostToolUse(context.Context, ToolEvent) Verdict        { return Verdict{} }
+func (NopGuard) PostToolUseFailure(context.Context, ToolEvent) Verdict { return Verdict{} }
+func (NopGuard) Stop(context.Context, StopEvent) Verdict               { return Verdict{} }
+func (NopGuard) SessionEnd(context.Context, SessionEndEvent)           {}
+func (NopGuard) PreCompact(context.Context, CompactEvent) HookResult   { return HookResult{} }

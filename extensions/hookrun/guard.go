@@ -24,7 +24,7 @@ const (
 // Guard events: exit status 2 is a decision (stderr is its reason), and
 // plain-text stdout is not context (Claude Code shows it only in its
 // transcript view).
-var guardEvents = map[string]bool{"PreToolUse": true, "PostToolUse": true, "Stop": true}
+var guardEvents = map[string]bool{"PreToolUse": true, "PostToolUse": true, "PostToolUseFailure": true, "Stop": true}
 
 // exitTwo is a guard hook's exit 2: a block with stderr as the reason.
 func exitTwo(event string, res Result) (Output, bool) {

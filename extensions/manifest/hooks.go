@@ -11,22 +11,23 @@ import (
 	"strings"
 )
 
-// The events AgentDesk dispatches: three that add context, three guard
-// events that may block (never approve), and two lifecycle events. Hooks
+// The events AgentDesk dispatches: three that add context, the guard
+// events that may block (never approve), and the lifecycle events. Hooks
 // for any other event are reported and ignored.
 const (
-	EventSessionStart     = "SessionStart"
-	EventUserPromptSubmit = "UserPromptSubmit"
-	EventSubagentStart    = "SubagentStart"
-	EventPreToolUse       = "PreToolUse"
-	EventPostToolUse      = "PostToolUse"
-	EventStop             = "Stop"
-	EventSessionEnd       = "SessionEnd"
-	EventPreCompact       = "PreCompact"
+	EventSessionStart       = "SessionStart"
+	EventUserPromptSubmit   = "UserPromptSubmit"
+	EventSubagentStart      = "SubagentStart"
+	EventPreToolUse         = "PreToolUse"
+	EventPostToolUse        = "PostToolUse"
+	EventPostToolUseFailure = "PostToolUseFailure"
+	EventStop               = "Stop"
+	EventSessionEnd         = "SessionEnd"
+	EventPreCompact         = "PreCompact"
 )
 
 var dispatchedEvents = []string{EventSessionStart, EventUserPromptSubmit, EventSubagentStart,
-	EventPreToolUse, EventPostToolUse, EventStop, EventSessionEnd, EventPreCompact}
+	EventPreToolUse, EventPostToolUse, EventPostToolUseFailure, EventStop, EventSessionEnd, EventPreCompact}
 
 // defaultHooksFile is read besides the manifest's "hooks" field.
 const defaultHooksFile = "hooks/hooks.json"

@@ -30,10 +30,12 @@ const (
 // RulesVersion changes whenever what validation decides can run changes
 // (v2: shebang-less scripts run through /bin/sh, both manifests read,
 // default and manifest hooks added; v3: PreToolUse, PostToolUse, Stop,
-// SessionEnd and PreCompact hooks run; v4: slash commands read). Stored
+// SessionEnd and PreCompact hooks run; v4: slash commands read; v5:
+// PostToolUseFailure, PermissionRequest, Notification and
+// UserPromptExpansion hooks run). Stored
 // packages validated under an older version are validated again at start;
 // an enabled extension whose runnable hooks changed goes back to review.
-const RulesVersion = 4
+const RulesVersion = 5
 
 // NamePattern is the rule for an extension's name, which is also its id.
 var NamePattern = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`)

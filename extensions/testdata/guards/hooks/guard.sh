@@ -29,6 +29,11 @@ PostToolUse:context)
 	printf '{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"guards post context %s"}}' "$n" ;;
 PostToolUse:block)
 	printf '{"decision":"block","reason":"guards: fix the lint first"}' ;;
+PostToolUseFailure:context)
+	printf '{"hookSpecificOutput":{"hookEventName":"PostToolUseFailure","additionalContext":"guards: the file may be in docs/"}}' ;;
+PostToolUseFailure:exit2)
+	echo "guards: never guess paths" >&2
+	exit 2 ;;
 Stop:block)
 	printf '{"decision":"block","reason":"guards: tests still fail (%s)"}' "$n" ;;
 PreCompact:context)
