@@ -99,6 +99,25 @@ func (s *Session) rewrite(ctx context.Context, g *guardedCall, box *toolbox, too
 	g.forced = v.RewrittenBy + " rewrote this call; check the rewrite against the original"
 }
 
+// permissionRequest runs the PermissionRequest hooks just before the
+// approval dialog. A deny answers for the user: no dialog, and the result
+// the model reads is the reason. An allow is never honoured: the dialog
+// is shown, and the chat says the extension asked to skip it.
+func (s *Session) permissionRequest(ctx context.Context, box *toolbox, name string, g guardedCall) *tools.Result {
+	v := s.a.cfg.Lifecycle.PermissionRequest(s.reporting(ctx), s.toolEvent(name, "", g.args))
+	s.notices(ctx, v.Notices)
+	if v.Blocked() {
+		s.host(ctx, Host{Kind: HostNotice, Source: v.Reasons[0].Source, Label: v.Reasons[0].Label, Event: lifecycle.EventPermissionRequest,
+			Text: "denied " + box.Describe(name, g.args) + ": " + noticeReasons(v.Verdict)})
+		return &tools.Result{Text: "not run: an extension's PermissionRequest hook denied this call.\n" + v.ReasonText(), IsError: true}
+	}
+	for _, a := range v.Allows {
+		s.host(ctx, Host{Kind: HostNotice, Source: a.Source, Label: a.Label, Event: lifecycle.EventPermissionRequest,
+			Text: "answered allow for " + box.Describe(name, g.args) + withReason(a.Text) + "; extensions never approve, so you are asked"})
+	}
+	return nil
+}
+
 // noticeReasons words a verdict's reasons for a notice that already
 // carries the first extension's name.
 func noticeReasons(v lifecycle.Verdict) string {

@@ -66,6 +66,81 @@ func TestPreToolUseNeverApproves(t *testing.T) {
 	}
 }
 
+// PermissionRequest fires only where the dialog would be shown; a deny
+// answers for the user (no dialog; the reason is the result).
+func TestPermissionRequestDenyAnswersInsteadOfTheDialog(t *testing.T) {
+	e := newEnv(t)
+	e.approver.answers = []Decision{AllowOnce}
+	e.life.permission = func(ev lifecycle.ToolEvent) lifecycle.PermissionVerdict {
+		return lifecycle.PermissionVerdict{Verdict: lifecycle.Verdict{Reasons: reason("not on Fridays")}}
+	}
+	e.file("notes.txt", "hello")
+	e.server.Push(llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "read_file", Args: `{"path":"notes.txt"}`}}},
+		command("touch denied.txt"), llmtest.Reply{Text: "ok"})
+	s := e.newSession()
+	e.send(s, "read, then make a file")
+
+	if got := e.life.count("PermissionRequest:"); got != 1 {
+		t.Fatalf("PermissionRequest fired %d times; want once, for the command only (a read asks nobody): %v", got, e.life.Calls())
+	}
+	if len(e.approver.requests) != 0 {
+		t.Fatalf("a denied call must not reach the approval dialog: %+v", e.approver.requests)
+	}
+	if _, err := os.Stat(filepath.Join(e.project.Path, "denied.txt")); err == nil {
+		t.Fatal("the denied command ran")
+	}
+	results := toolResults(e.server.WaitRequests(t, 3)[2])
+	if last := results[len(results)-1]; !strings.Contains(last, "PermissionRequest") || !strings.Contains(last, "Guard: not on Fridays") {
+		t.Fatalf("the model must read the reason as the result: %q", results)
+	}
+	if got := hostTexts(s, HostNotice); len(got) != 1 || !strings.Contains(got[0], "not on Fridays") {
+		t.Fatalf("the user must see the denial: %q", got)
+	}
+	var ev lifecycle.ToolEvent
+	for _, x := range e.life.toolEvents {
+		if x.ClaudeTool == "Bash" {
+			ev = x
+		}
+	}
+	if !strings.Contains(string(ev.Input), "touch denied.txt") || ev.Tool != "run_command" {
+		t.Errorf("PermissionRequest event = %+v", ev)
+	}
+}
+
+// "allow" from a PermissionRequest hook is never honoured: the dialog is
+// shown, and the chat says the extension asked to skip it.
+func TestPermissionRequestAllowStillAsks(t *testing.T) {
+	e := newEnv(t)
+	e.life.permission = func(lifecycle.ToolEvent) lifecycle.PermissionVerdict {
+		return lifecycle.PermissionVerdict{Allows: reason("trusted command")}
+	}
+	e.server.Push(command("touch a.txt"), llmtest.Reply{Text: "ok"})
+	s := e.newSession()
+	e.send(s, "make a file")
+	if len(e.approver.requests) != 1 {
+		t.Fatalf("an allowing hook must still leave the call to the user: %d requests", len(e.approver.requests))
+	}
+	if _, err := os.Stat(filepath.Join(e.project.Path, "a.txt")); err == nil {
+		t.Fatal("the user denied (the scripted default), yet the command ran")
+	}
+	if got := hostTexts(s, HostNotice); len(got) != 1 || !strings.Contains(got[0], "extensions never approve") || !strings.Contains(got[0], "trusted command") {
+		t.Fatalf("the user must be told the allow was not honoured: %q", got)
+	}
+}
+
+// Where the policy lets a call run, no dialog would be shown, so
+// PermissionRequest does not fire.
+func TestPermissionRequestOnlyWhereTheDialogWouldShow(t *testing.T) {
+	e := newEnv(t)
+	e.policy = PolicyNever
+	e.server.Push(command("touch a.txt"), llmtest.Reply{Text: "ok"})
+	s := e.newSession()
+	e.send(s, "make a file")
+	if n := e.life.count("PermissionRequest"); n != 0 {
+		t.Fatalf("PermissionRequest fired %d times where nobody is asked", n)
+	}
+}
+
 func TestPreToolUseAskForcesTheDialogAndGrantsNothing(t *testing.T) {
 	e := newEnv(t)
 	e.policy = PolicyNever

@@ -31,6 +31,7 @@ type fakeLifecycle struct {
 	preTool    func(lifecycle.ToolEvent) lifecycle.ToolVerdict
 	postTool   func(lifecycle.ToolEvent) lifecycle.Verdict
 	postFail   func(lifecycle.ToolEvent) lifecycle.Verdict
+	permission func(lifecycle.ToolEvent) lifecycle.PermissionVerdict
 	stop       func(lifecycle.StopEvent) lifecycle.Verdict
 	preCompact func(lifecycle.CompactEvent) lifecycle.HookResult
 	toolEvents []lifecycle.ToolEvent
@@ -106,6 +107,17 @@ func (f *fakeLifecycle) PostToolUse(_ context.Context, ev lifecycle.ToolEvent) l
 		return f.postTool(ev)
 	}
 	return lifecycle.Verdict{}
+}
+
+func (f *fakeLifecycle) PermissionRequest(_ context.Context, ev lifecycle.ToolEvent) lifecycle.PermissionVerdict {
+	f.record("PermissionRequest:" + ev.ClaudeTool)
+	f.mu.Lock()
+	f.toolEvents = append(f.toolEvents, ev)
+	f.mu.Unlock()
+	if f.permission != nil {
+		return f.permission(ev)
+	}
+	return lifecycle.PermissionVerdict{}
 }
 
 func (f *fakeLifecycle) PostToolUseFailure(_ context.Context, ev lifecycle.ToolEvent) lifecycle.Verdict {

@@ -281,7 +281,11 @@ func (s *Session) runTool(ctx context.Context, th *thread, box *toolbox, call ll
 	if denied != nil {
 		return withFeedback(*denied, g.context), false
 	}
-	if !s.approved(ctx, th, box, tool, call.Name, g) {
+	ok, refused := s.approved(ctx, th, box, tool, call.Name, g)
+	if refused != nil {
+		return withFeedback(*refused, g.context), false
+	}
+	if !ok {
 		if ctx.Err() != nil {
 			return tools.Result{Text: "not run: the user stopped the turn", IsError: true}, true
 		}
@@ -296,25 +300,30 @@ func (s *Session) runTool(ctx context.Context, th *thread, box *toolbox, call ll
 // approved applies the policy, the session's always-allow grants, and
 // otherwise asks the user. A call a hook forced to ask (g.forced) skips
 // the policy and the grants: it asks, or with nobody to ask it is
-// refused; and its answer grants nothing beyond this call.
-func (s *Session) approved(ctx context.Context, th *thread, box *toolbox, tool tools.Tool, name string, g guardedCall) bool {
+// refused; and its answer grants nothing beyond this call. A
+// PermissionRequest hook that denies answers instead of the user: refused
+// is then the call's result.
+func (s *Session) approved(ctx context.Context, th *thread, box *toolbox, tool tools.Tool, name string, g guardedCall) (ok bool, refused *tools.Result) {
 	kind := tool.Kind()
 	policy := s.a.cfg.Policy()
 	key := grantKey(kind, name, g.preview)
 	if g.forced == "" {
 		switch {
 		case kind == tools.ReadOnly, policy == PolicyNever, policy == PolicyAutoEdits && kind == tools.Edit:
-			return true
+			return true, nil
 		case policy == PolicyReadsOnly:
-			return false
+			return false, nil
 		case s.grants.has(key):
-			return true
+			return true, nil
 		}
 	} else if policy == PolicyReadsOnly && kind != tools.ReadOnly {
-		return false
+		return false, nil
 	}
 	if s.a.cfg.Approver == nil {
-		return false
+		return false, nil
+	}
+	if refused := s.permissionRequest(ctx, box, name, g); refused != nil {
+		return false, refused
 	}
 	d := s.a.cfg.Approver.Request(ctx, ApprovalRequest{Session: th.session, Tool: name,
 		Summary: box.Describe(name, g.args), Preview: g.preview,
@@ -322,7 +331,7 @@ func (s *Session) approved(ctx context.Context, th *thread, box *toolbox, tool t
 	if d == AllowSession && g.forced == "" {
 		s.grants.add(key)
 	}
-	return d != Deny && ctx.Err() == nil
+	return d != Deny && ctx.Err() == nil, nil
 }
 
 // Token estimates: about four bytes a token for code and English, which

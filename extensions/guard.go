@@ -20,6 +20,8 @@ type guardResult struct {
 	reason    string
 	ask       bool
 	askReason string
+	allowed   bool // answered allow: reported where it matters, never honoured
+	allow     string
 	updated   json.RawMessage
 }
 
@@ -32,6 +34,10 @@ func (g *guardResult) add(out hookrun.Output) {
 	case hookrun.Ask:
 		if !g.ask {
 			g.ask, g.askReason = true, out.Reason
+		}
+	case hookrun.Allow:
+		if !g.allowed {
+			g.allowed, g.allow = true, out.Reason
 		}
 	}
 	if g.updated == nil && out.UpdatedInput != nil {
@@ -56,7 +62,10 @@ func toolCall(event string, ev lifecycle.ToolEvent) call {
 	if name == "" {
 		name = ev.Tool
 	}
-	in := map[string]any{"tool_name": name, "tool_input": ev.Input, "tool_use_id": ev.CallID}
+	in := map[string]any{"tool_name": name, "tool_input": ev.Input}
+	if ev.CallID != "" {
+		in["tool_use_id"] = ev.CallID
+	}
 	if ev.Response != nil {
 		in["tool_response"] = ev.Response
 	}
@@ -90,6 +99,19 @@ func withColon(s string) string {
 		return ""
 	}
 	return ": " + s
+}
+
+// PermissionRequest implements lifecycle.Guard: any extension's deny
+// denies; the allows are returned only to be reported.
+func (d *Dispatcher) PermissionRequest(ctx context.Context, ev lifecycle.ToolEvent) lifecycle.PermissionVerdict {
+	results := d.run(ctx, toolCall(lifecycle.EventPermissionRequest, ev))
+	v := lifecycle.PermissionVerdict{Verdict: mergeVerdict(results)}
+	for _, r := range results {
+		if r.guard.allowed {
+			v.Allows = append(v.Allows, lifecycle.Reason{Source: r.id, Label: r.label, Text: r.guard.allow})
+		}
+	}
+	return v
 }
 
 // PostToolUse implements lifecycle.Guard.

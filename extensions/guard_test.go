@@ -95,7 +95,7 @@ func TestGuardsTrustListsEveryEvent(t *testing.T) {
 	for _, h := range trust.Hooks {
 		events = append(events, h.Event)
 	}
-	if strings.Join(events, ",") != "PreToolUse,PreToolUse,PostToolUse,PostToolUseFailure,Stop,SessionEnd,PreCompact" || trust.Hooks[1].If != "Bash(git push *)" {
+	if strings.Join(events, ",") != "PreToolUse,PreToolUse,PermissionRequest,PostToolUse,PostToolUseFailure,Stop,SessionEnd,PreCompact" || trust.Hooks[1].If != "Bash(git push *)" {
 		t.Fatalf("trust prompt lists %v; every guard hook needs the user's trust", events)
 	}
 	for _, d := range info.Diagnostics {
@@ -149,6 +149,58 @@ func TestGuardsPreToolUseAllowStillAsks(t *testing.T) {
 	if g.exists("allowed.txt") {
 		t.Fatal("the user denied, yet the command ran")
 	}
+}
+
+// PermissionRequest runs when the dialog is about to be shown: a deny (JSON
+// or exit 2) answers for the user; an allow is reported and the user is
+// asked all the same.
+func TestGuardsPermissionRequest(t *testing.T) {
+	for mode, want := range map[string]string{"deny": "guards: ask again after lunch", "exit2": "guards: no dialogs today"} {
+		t.Run(mode, func(t *testing.T) {
+			g := newGuardsEnv(t, agent.PolicyAsk, agent.AllowOnce)
+			g.answer("PermissionRequest", mode)
+			g.model.Push(runCommand("touch denied.txt"), llmtest.Reply{Text: "understood"})
+			s := g.session()
+			req := g.send(s, "make a file")
+			if n := len(g.approver.asked()); n != 0 || g.exists("denied.txt") {
+				t.Fatalf("a PermissionRequest deny must answer instead of the dialog (%d requests; ran: %v)", n, g.exists("denied.txt"))
+			}
+			var results []string
+			for _, m := range req.Messages {
+				results = append(results, m.ToolResults...)
+			}
+			if len(results) != 1 || !strings.Contains(results[0], want) || !strings.Contains(results[0], "not run") {
+				t.Fatalf("the model must read the hook's reason as the result: %q", results)
+			}
+			in := g.stdin("PermissionRequest")
+			input, _ := in["tool_input"].(map[string]any)
+			if in["hook_event_name"] != "PermissionRequest" || in["tool_name"] != "Bash" || input["command"] != "touch denied.txt" || in["permission_mode"] != "default" {
+				t.Fatalf("PermissionRequest stdin = %v", in)
+			}
+		})
+	}
+	t.Run("allow", func(t *testing.T) {
+		g := newGuardsEnv(t, agent.PolicyAsk, agent.Deny)
+		g.answer("PermissionRequest", "allow")
+		g.model.Push(runCommand("touch allowed.txt"), llmtest.Reply{Text: "ok"})
+		s := g.session()
+		g.send(s, "make a file")
+		if n := len(g.approver.asked()); n != 1 || g.exists("allowed.txt") {
+			t.Fatalf("an allow must never skip the dialog (%d requests; ran: %v)", n, g.exists("allowed.txt"))
+		}
+		if notes := hosts(s, agent.HostNotice); len(notes) != 1 || !strings.Contains(notes[0], "extensions never approve") || !strings.Contains(notes[0], "safe enough") {
+			t.Fatalf("the chat must say the allow was not honoured: %q", notes)
+		}
+	})
+	t.Run("not where nobody is asked", func(t *testing.T) {
+		g := newGuardsEnv(t, agent.PolicyNever, agent.Deny)
+		g.answer("PermissionRequest", "deny")
+		g.model.Push(runCommand("touch free.txt"), llmtest.Reply{Text: "ok"})
+		g.send(g.session(), "make a file")
+		if g.dataFile("count-PermissionRequest") != "" || !g.exists("free.txt") {
+			t.Fatal("PermissionRequest must not fire where no dialog would be shown")
+		}
+	})
 }
 
 func TestGuardsAskAndRewriteForceTheDialog(t *testing.T) {

@@ -13,6 +13,7 @@ const (
 	EventPreToolUse         = "PreToolUse"
 	EventPostToolUse        = "PostToolUse"
 	EventPostToolUseFailure = "PostToolUseFailure"
+	EventPermissionRequest  = "PermissionRequest"
 	EventStop               = "Stop"
 	EventSessionEnd         = "SessionEnd"
 	EventPreCompact         = "PreCompact"
@@ -45,6 +46,11 @@ const (
 type Guard interface {
 	// PreToolUse runs before a tool call is approved or run.
 	PreToolUse(ctx context.Context, ev ToolEvent) ToolVerdict
+	// PermissionRequest runs when the approval dialog is about to be
+	// shown for a call (never where the policy or a grant lets it run, or
+	// nobody can be asked). A block answers for the user: the dialog is
+	// not shown and the call is denied. An allow is never honoured.
+	PermissionRequest(ctx context.Context, ev ToolEvent) PermissionVerdict
 	// PostToolUse runs after a call ran; its context and block reasons go
 	// into that call's result.
 	PostToolUse(ctx context.Context, ev ToolEvent) Verdict
@@ -156,10 +162,22 @@ type ToolVerdict struct {
 	RewrittenBy  string
 }
 
+// PermissionVerdict is PermissionRequest's answer.
+type PermissionVerdict struct {
+	Verdict
+	// Allows are the extensions that answered "allow", in installation
+	// order (Text: their message). AgentDesk never lets an extension
+	// approve: the dialog is shown anyway, and the user is told.
+	Allows []Reason
+}
+
 // NopGuard is the Guard with no extensions.
 type NopGuard struct{}
 
-func (NopGuard) PreToolUse(context.Context, ToolEvent) ToolVerdict     { return ToolVerdict{} }
+func (NopGuard) PreToolUse(context.Context, ToolEvent) ToolVerdict { return ToolVerdict{} }
+func (NopGuard) PermissionRequest(context.Context, ToolEvent) PermissionVerdict {
+	return PermissionVerdict{}
+}
 func (NopGuard) PostToolUse(context.Context, ToolEvent) Verdict        { return Verdict{} }
 func (NopGuard) PostToolUseFailure(context.Context, ToolEvent) Verdict { return Verdict{} }
 func (NopGuard) Stop(context.Context, StopEvent) Verdict               { return Verdict{} }

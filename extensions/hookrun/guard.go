@@ -24,7 +24,7 @@ const (
 // Guard events: exit status 2 is a decision (stderr is its reason), and
 // plain-text stdout is not context (Claude Code shows it only in its
 // transcript view).
-var guardEvents = map[string]bool{"PreToolUse": true, "PostToolUse": true, "PostToolUseFailure": true, "Stop": true}
+var guardEvents = map[string]bool{"PreToolUse": true, "PermissionRequest": true, "PostToolUse": true, "PostToolUseFailure": true, "Stop": true}
 
 // exitTwo is a guard hook's exit 2: a block with stderr as the reason.
 func exitTwo(event string, res Result) (Output, bool) {
@@ -45,6 +45,9 @@ func exitTwo(event string, res Result) (Output, bool) {
 // blocks a tool call. For Stop only "block" counts: continue:false asks
 // to stop, which the turn does anyway.
 func guardDecision(event string, v hookOutputJSON) (Decision, string) {
+	if s := v.HookSpecificOutput; event == "PermissionRequest" && s != nil && len(s.Decision) > 0 && string(s.Decision) != "null" {
+		return permissionRequestDecision(s.Decision)
+	}
 	if s := v.HookSpecificOutput; event == "PreToolUse" && s != nil && s.PermissionDecision != "" {
 		switch s.PermissionDecision {
 		case "deny":
@@ -57,14 +60,37 @@ func guardDecision(event string, v hookOutputJSON) (Decision, string) {
 		return NoDecision, "" // "defer" and unknown values: no opinion
 	}
 	switch {
-	case v.Decision == "block" || (v.Decision == "deny" && event == "PreToolUse"):
+	case v.Decision == "block" || (v.Decision == "deny" && asksPermission(event)):
 		return Block, withDefault(v.Reason, "the hook blocked without a reason")
 	case event == "PreToolUse" && v.Decision == "ask":
 		return Ask, v.Reason
-	case event == "PreToolUse" && (v.Decision == "approve" || v.Decision == "allow"):
+	case asksPermission(event) && (v.Decision == "approve" || v.Decision == "allow"):
 		return Allow, v.Reason
 	case event != "Stop" && v.Continue != nil && !*v.Continue:
 		return Block, withDefault(v.StopReason, "the hook asked to stop (continue: false) without a reason")
+	}
+	return NoDecision, ""
+}
+
+func asksPermission(event string) bool { return event == "PreToolUse" || event == "PermissionRequest" }
+
+// permissionRequestDecision reads PermissionRequest's
+// hookSpecificOutput.decision: {"behavior": "deny"|"allow", "message": …}.
+// Its updatedInput, updatedPermissions and interrupt are not read: an
+// allow is reported and changes nothing, so nothing it carries applies.
+func permissionRequestDecision(raw json.RawMessage) (Decision, string) {
+	var d struct {
+		Behavior string `json:"behavior"`
+		Message  string `json:"message"`
+	}
+	if json.Unmarshal(raw, &d) != nil {
+		return NoDecision, ""
+	}
+	switch d.Behavior {
+	case "deny":
+		return Block, withDefault(d.Message, "the hook denied this call without a reason")
+	case "allow":
+		return Allow, d.Message
 	}
 	return NoDecision, ""
 }

@@ -38,6 +38,22 @@ func TestParseGuardOutput(t *testing.T) {
 		{"stop continue false is no block", "Stop", `{"continue":false,"stopReason":"done"}`, Output{}},
 		{"plain text is not context for guards", "PostToolUse", "formatted 3 files", Output{}},
 		{"plain text is context for PreCompact", "PreCompact", "keep the TODO list", Output{AdditionalContext: "keep the TODO list"}},
+		{"permission request deny", "PermissionRequest",
+			`{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"no writes to CI"}}}`,
+			Output{Decision: Block, Reason: "no writes to CI"}},
+		{"permission request deny without message", "PermissionRequest",
+			`{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","interrupt":true}}}`,
+			Output{Decision: Block, Reason: "the hook denied this call without a reason"}},
+		{"permission request allow is reported only", "PermissionRequest",
+			`{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow","updatedInput":{"command":"rm -rf /"}}}}`,
+			Output{Decision: Allow}},
+		{"permission request older block", "PermissionRequest", `{"decision":"block","reason":"not now"}`, Output{Decision: Block, Reason: "not now"}},
+		{"permission request unknown behavior", "PermissionRequest",
+			`{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"ask"}}}`, Output{}},
+		{"permissionDecision is PreToolUse's only", "PermissionRequest",
+			`{"hookSpecificOutput":{"hookEventName":"PermissionRequest","permissionDecision":"deny"}}`, Output{}},
+		{"post failure context", "PostToolUseFailure", `{"hookSpecificOutput":{"hookEventName":"PostToolUseFailure","additionalContext":"see docs/"}}`,
+			Output{AdditionalContext: "see docs/"}},
 		{"a context event cannot decide", "UserPromptSubmit", `{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","permissionDecision":"deny"}}`, Output{}},
 	}
 	for _, tt := range tests {
@@ -55,7 +71,7 @@ func TestGuardExitStatusTwo(t *testing.T) {
 		return Result{Program: "guard", ExitCode: code, Stderr: []byte(stderr),
 			Err: &Failure{Kind: ExitStatus, Program: "guard", ExitCode: code, Msg: "`guard` exited with status"}}
 	}
-	for _, event := range []string{"PreToolUse", "PostToolUse", "Stop"} {
+	for _, event := range []string{"PreToolUse", "PermissionRequest", "PostToolUse", "PostToolUseFailure", "Stop"} {
 		out, err := ParseOutput(event, exit(2, "  no force pushes\n"))
 		if err != nil || out.Decision != Block || out.Reason != "no force pushes" {
 			t.Errorf("%s exit 2 = %+v, %v; want a block with stderr as the reason", event, out, err)

@@ -45,6 +45,7 @@ type hookSpecificJSON struct {
 	PermissionDecision       string          `json:"permissionDecision"`
 	PermissionDecisionReason string          `json:"permissionDecisionReason"`
 	UpdatedInput             json.RawMessage `json:"updatedInput"`
+	Decision                 json.RawMessage `json:"decision"` // PermissionRequest's {behavior, message}
 }
 
 // ParseOutput interprets the result of a hook run for event. A failed run

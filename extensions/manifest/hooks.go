@@ -21,13 +21,14 @@ const (
 	EventPreToolUse         = "PreToolUse"
 	EventPostToolUse        = "PostToolUse"
 	EventPostToolUseFailure = "PostToolUseFailure"
+	EventPermissionRequest  = "PermissionRequest"
 	EventStop               = "Stop"
 	EventSessionEnd         = "SessionEnd"
 	EventPreCompact         = "PreCompact"
 )
 
 var dispatchedEvents = []string{EventSessionStart, EventUserPromptSubmit, EventSubagentStart,
-	EventPreToolUse, EventPostToolUse, EventPostToolUseFailure, EventStop, EventSessionEnd, EventPreCompact}
+	EventPreToolUse, EventPermissionRequest, EventPostToolUse, EventPostToolUseFailure, EventStop, EventSessionEnd, EventPreCompact}
 
 // defaultHooksFile is read besides the manifest's "hooks" field.
 const defaultHooksFile = "hooks/hooks.json"

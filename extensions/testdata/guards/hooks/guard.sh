@@ -23,6 +23,13 @@ PreToolUse:ask)
 	printf '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"guards wants a human"}}' ;;
 PreToolUse:rewrite)
 	printf '{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"command":"touch rewritten.txt"}}}' ;;
+PermissionRequest:deny)
+	printf '{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"guards: ask again after lunch"}}}' ;;
+PermissionRequest:exit2)
+	echo "guards: no dialogs today" >&2
+	exit 2 ;;
+PermissionRequest:allow)
+	printf '{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow","message":"safe enough"}}}' ;;
 PushGuard:*)
 	printf '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"guards: no pushes"}}' ;;
 PostToolUse:context)
