@@ -65,27 +65,53 @@ func conflictOwners(c lifecycle.CommandConflict) string {
 
 // expandCommand turns "/name args" into the extension command's prompt;
 // any other text is sent as typed. ok is false when the text names a
-// command ambiguously: the notice says which forms to type, nothing is
-// sent.
-func (s *Session) expandCommand(ctx context.Context, text string) (prompt string, ok bool) {
+// command ambiguously (the notice says which forms to type) or a
+// UserPromptExpansion hook blocked it: nothing is sent. blocks are that
+// hook's context, for the turn's user message.
+func (s *Session) expandCommand(ctx context.Context, text string) (prompt string, blocks []lifecycle.ContextBlock, ok bool) {
 	name, args := splitCommand(text)
 	if s.a.cfg.Commands == nil || len(name) < 2 {
-		return text, true
+		return text, nil, true
 	}
 	exp, err := s.a.cfg.Commands.Expand(ctx, name[1:], args, s.project)
 	switch {
 	case errors.Is(err, lifecycle.ErrUnknownCommand):
-		return text, true
+		return text, nil, true
 	case err != nil:
 		s.host(ctx, Host{Kind: HostError, Text: fmt.Sprintf("Not sent: %s (you typed %q)", err, text)})
-		return "", false
+		return "", nil, false
+	}
+	blocks, ok = s.userPromptExpansion(ctx, exp, args, text)
+	if !ok {
+		return "", nil, false
 	}
 	if n := len(exp.NotRun); n > 0 {
 		s.host(ctx, Host{Kind: HostNotice, Source: exp.Command.Extension, Label: exp.Command.Label, Extension: true,
 			Text: fmt.Sprintf("/%s: %s not run (AgentDesk never runs a command's inline shell; the model sees it marked not run): %s",
 				exp.Command.Name, plural(n, "inline shell command"), strings.Join(exp.NotRun, "; "))})
 	}
-	return exp.Prompt, true
+	return exp.Prompt, blocks, true
+}
+
+// userPromptExpansion runs the UserPromptExpansion hooks for an expanded
+// command. A block keeps it from being sent: the chat says why and the
+// typed text goes back to the composer.
+func (s *Session) userPromptExpansion(ctx context.Context, exp lifecycle.Expansion, args, typed string) ([]lifecycle.ContextBlock, bool) {
+	short := exp.Command.Name
+	if _, after, found := strings.Cut(short, ":"); found {
+		short = after
+	}
+	v := s.a.cfg.Lifecycle.UserPromptExpansion(s.reporting(ctx), lifecycle.ExpansionEvent{SessionID: s.info.ID, ProjectDir: s.project,
+		TranscriptPath: s.transcriptPath(), PermissionMode: s.permissionMode(),
+		Command: exp.Command.Extension + ":" + short, Short: short, Args: args, Prompt: exp.Prompt})
+	s.notices(ctx, v.Notices)
+	if v.Blocked() {
+		first := v.Reasons[0]
+		s.host(ctx, Host{Kind: HostNotice, Source: first.Source, Label: first.Label, Event: lifecycle.EventUserPromptExpansion,
+			Text: fmt.Sprintf("blocked /%s, which was not sent: %s", exp.Command.Name, noticeReasons(v)), Prompt: typed})
+		return nil, false
+	}
+	return v.Blocks, true
 }
 
 func plural(n int, what string) string {

@@ -127,3 +127,58 @@ func TestHelpListsExtensionCommands(t *testing.T) {
 		}
 	}
 }
+
+// UserPromptExpansion fires once the command is expanded, before
+// UserPromptSubmit; its context joins the turn's user message.
+func TestUserPromptExpansionSeesTheExpansionAndAddsContext(t *testing.T) {
+	e := newEnv(t)
+	e.commands = &fakeCommands{}
+	e.open()
+	e.life.setEnabled("gate")
+	e.life.expansion = func(lifecycle.ExpansionEvent) lifecycle.Verdict {
+		return lifecycle.Verdict{HookResult: lifecycle.HookResult{Blocks: []lifecycle.ContextBlock{
+			{Source: "gate", Event: lifecycle.EventUserPromptExpansion, Text: "review in German"}}}}
+	}
+	s := e.newSession()
+	e.send(s, "/probe:review 42")
+	if calls := e.life.Calls(); slices.Index(calls, "UserPromptExpansion:probe:review") < 0 ||
+		slices.Index(calls, "UserPromptExpansion:probe:review") > slices.Index(calls, "UserPromptSubmit:/probe:review 42") {
+		t.Fatalf("calls %q: UserPromptExpansion must fire before UserPromptSubmit", calls)
+	}
+	ev := e.life.expansions[0]
+	if ev.Command != "probe:review" || ev.Short != "review" || ev.Args != "42" || !strings.HasPrefix(ev.Prompt, "EXPANDED review of 42") || ev.SessionID != s.ID() {
+		t.Fatalf("expansion event %+v", ev)
+	}
+	user := e.server.Requests()[0].LastMessage()
+	if got := joined(user); !strings.Contains(got, "review in German") || !strings.Contains(got, "EXPANDED review of 42") {
+		t.Fatalf("the user message lacks the hook's context or the expansion: %q", got)
+	}
+}
+
+// A block keeps the command from being sent: no model call, no
+// UserPromptSubmit, the reason in the chat and the text given back.
+func TestUserPromptExpansionBlockSendsNothing(t *testing.T) {
+	e := newEnv(t)
+	e.commands = &fakeCommands{}
+	e.open()
+	e.life.expansion = func(lifecycle.ExpansionEvent) lifecycle.Verdict {
+		return lifecycle.Verdict{Reasons: []lifecycle.Reason{{Source: "gate", Label: "Gate", Text: "no reviews on main"}}}
+	}
+	s := e.newSession()
+	e.send(s, "/review 42")
+	if n := len(e.server.Requests()); n != 0 {
+		t.Fatalf("a blocked command reached the model (%d requests)", n)
+	}
+	if n := e.life.count("UserPromptSubmit"); n != 0 {
+		t.Fatalf("UserPromptSubmit fired for a blocked command: %v", e.life.Calls())
+	}
+	var h *Host
+	for _, en := range s.Entries() {
+		if en.Host != nil && en.Host.Event == lifecycle.EventUserPromptExpansion {
+			h = en.Host
+		}
+	}
+	if h == nil || !strings.Contains(h.Text, "no reviews on main") || !strings.Contains(h.Text, "/review") || h.Prompt != "/review 42" {
+		t.Fatalf("the chat must say why and give the text back: %+v", h)
+	}
+}

@@ -32,6 +32,8 @@ type fakeLifecycle struct {
 	postTool   func(lifecycle.ToolEvent) lifecycle.Verdict
 	postFail   func(lifecycle.ToolEvent) lifecycle.Verdict
 	permission func(lifecycle.ToolEvent) lifecycle.PermissionVerdict
+	expansion  func(lifecycle.ExpansionEvent) lifecycle.Verdict
+	expansions []lifecycle.ExpansionEvent
 	stop       func(lifecycle.StopEvent) lifecycle.Verdict
 	preCompact func(lifecycle.CompactEvent) lifecycle.HookResult
 	toolEvents []lifecycle.ToolEvent
@@ -144,6 +146,17 @@ func (f *fakeLifecycle) SessionEnd(_ context.Context, ev lifecycle.SessionEndEve
 	f.mu.Lock()
 	f.ended = append(f.ended, ev)
 	f.mu.Unlock()
+}
+
+func (f *fakeLifecycle) UserPromptExpansion(_ context.Context, ev lifecycle.ExpansionEvent) lifecycle.Verdict {
+	f.record("UserPromptExpansion:" + ev.Command)
+	f.mu.Lock()
+	f.expansions = append(f.expansions, ev)
+	f.mu.Unlock()
+	if f.expansion != nil {
+		return f.expansion(ev)
+	}
+	return lifecycle.Verdict{}
 }
 
 func (f *fakeLifecycle) PreCompact(_ context.Context, ev lifecycle.CompactEvent) lifecycle.HookResult {

@@ -19,7 +19,7 @@ const maxTitleRunes = 60
 // joins this very message), then the model and tools until the model
 // answers without tool calls.
 func (s *Session) turn(ctx context.Context, prompt string) {
-	sent, ok := s.expandCommand(ctx, prompt) // "/x args": the model gets the extension command's body
+	sent, expansion, ok := s.expandCommand(ctx, prompt) // "/x args": the model gets the extension command's body
 	if !ok {
 		return
 	}
@@ -29,7 +29,7 @@ func (s *Session) turn(ctx context.Context, prompt string) {
 		TranscriptPath: s.transcriptPath(), PermissionMode: s.permissionMode(), Prompt: prompt})
 	s.bus.Publish(Event{Kind: EventStatus, Session: s.info.ID})
 	s.notices(ctx, res.Notices)
-	parts := append(contextParts(s.budget(ctx, res.Blocks)), llm.Part{Kind: llm.PartText, Text: sent})
+	parts := append(contextParts(s.budget(ctx, append(expansion, res.Blocks...))), llm.Part{Kind: llm.PartText, Text: sent})
 	user, err := s.append(ctx, s.main, Entry{Role: llm.RoleUser, Parts: parts, Tokens: estimateParts(parts), Typed: typedText(prompt, sent)})
 	if err != nil {
 		s.fail(ctx, err)

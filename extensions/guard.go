@@ -141,6 +141,16 @@ func (d *Dispatcher) SessionEnd(ctx context.Context, ev lifecycle.SessionEndEven
 		input:      map[string]any{"reason": ev.Reason}})
 }
 
+// UserPromptExpansion implements lifecycle.Guard: the matcher sees the
+// command's name, namespaced ("probe:review") or short ("review"). Any
+// extension's block keeps the command from being sent.
+func (d *Dispatcher) UserPromptExpansion(ctx context.Context, ev lifecycle.ExpansionEvent) lifecycle.Verdict {
+	in := map[string]any{"expansion_type": "slash_command", "command_name": ev.Command, "command_args": ev.Args,
+		"command_source": "plugin", "prompt": ev.Prompt}
+	return mergeVerdict(d.run(ctx, call{event: lifecycle.EventUserPromptExpansion, match: ev.Command, alias: ev.Short,
+		session: ev.SessionID, project: ev.ProjectDir, transcript: ev.TranscriptPath, mode: ev.PermissionMode, input: in}))
+}
+
 // PreCompact implements lifecycle.Guard: the matcher sees the trigger.
 func (d *Dispatcher) PreCompact(ctx context.Context, ev lifecycle.CompactEvent) lifecycle.HookResult {
 	return d.dispatch(ctx, call{event: lifecycle.EventPreCompact, match: ev.Trigger, session: ev.SessionID, project: ev.ProjectDir,

@@ -50,7 +50,7 @@ type guardsEnv struct {
 func newGuardsEnv(t *testing.T, policy agent.Policy, answer agent.Decision) *guardsEnv {
 	l := newLoopEnv(t, map[string]*gittest.Repo{"guards": repo(t, testdataFiles(t, "guards"))}, "guards")
 	g := &guardsEnv{loopEnv: l, approver: &recordingApprover{answer: answer}}
-	l.agent = agent.New(agent.Config{DB: l.db, Lifecycle: l.disp, Skills: l.disp, Approver: g.approver, TranscriptDir: t.TempDir(),
+	l.agent = agent.New(agent.Config{DB: l.db, Lifecycle: l.disp, Skills: l.disp, Commands: l.disp, Approver: g.approver, TranscriptDir: t.TempDir(),
 		Policy: func() agent.Policy { return policy }, HomeDir: filepath.Join(l.home, "home"),
 		Provider: func() (llm.Provider, llm.Config, error) {
 			cfg := l.model.Config()
@@ -95,7 +95,7 @@ func TestGuardsTrustListsEveryEvent(t *testing.T) {
 	for _, h := range trust.Hooks {
 		events = append(events, h.Event)
 	}
-	if strings.Join(events, ",") != "PreToolUse,PreToolUse,PermissionRequest,PostToolUse,PostToolUseFailure,Stop,SessionEnd,PreCompact" || trust.Hooks[1].If != "Bash(git push *)" {
+	if strings.Join(events, ",") != "UserPromptExpansion,PreToolUse,PreToolUse,PermissionRequest,PostToolUse,PostToolUseFailure,Stop,SessionEnd,PreCompact" || trust.Hooks[2].If != "Bash(git push *)" {
 		t.Fatalf("trust prompt lists %v; every guard hook needs the user's trust", events)
 	}
 	for _, d := range info.Diagnostics {
@@ -290,6 +290,53 @@ func TestGuardsPostToolUseFailureContextGoesIntoTheFailedResult(t *testing.T) {
 			}
 		})
 	}
+}
+
+// UserPromptExpansion sees the expanded command (matcher: its name); a
+// block (JSON or exit 2) keeps it from being sent, plain text is context
+// for that turn.
+func TestGuardsUserPromptExpansion(t *testing.T) {
+	for mode, want := range map[string]string{"block": "guards: no reviews before tests pass", "exit2": "guards: reviews are closed"} {
+		t.Run(mode, func(t *testing.T) {
+			g := newGuardsEnv(t, agent.PolicyAsk, agent.Deny)
+			g.answer("UserPromptExpansion", mode)
+			s := g.session()
+			s.Submit("/review src/x.go")
+			g.idle(s)
+			if n := len(g.model.Requests()); n != 0 {
+				t.Fatalf("a blocked command reached the model (%d requests)", n)
+			}
+			if notes := hosts(s, agent.HostNotice); len(notes) != 1 || !strings.Contains(notes[0], want) || !strings.Contains(notes[0], "not sent") {
+				t.Fatalf("the chat must say why nothing was sent: %q", notes)
+			}
+			in := g.stdin("UserPromptExpansion")
+			if in["hook_event_name"] != "UserPromptExpansion" || in["expansion_type"] != "slash_command" || in["command_name"] != "guards:review" ||
+				in["command_args"] != "src/x.go" || in["command_source"] != "plugin" || !strings.Contains(fmt.Sprint(in["prompt"]), "GUARDS-REVIEW of src/x.go") {
+				t.Fatalf("UserPromptExpansion stdin = %v", in)
+			}
+		})
+	}
+	t.Run("context", func(t *testing.T) {
+		g := newGuardsEnv(t, agent.PolicyAsk, agent.Deny)
+		g.answer("UserPromptExpansion", "context")
+		g.model.Push(llmtest.Reply{Text: "reviewed"})
+		s := g.session()
+		req := g.send(s, "/guards:review src/x.go")
+		text := strings.Join(req.LastMessage().Texts, "\n")
+		if !strings.Contains(text, `<extension-context source="guards" event="UserPromptExpansion">`) || !strings.Contains(text, "guards: review the tests first") ||
+			!strings.Contains(text, "GUARDS-REVIEW of src/x.go") {
+			t.Fatalf("the user message = %q", text)
+		}
+	})
+	t.Run("other text is no command", func(t *testing.T) {
+		g := newGuardsEnv(t, agent.PolicyAsk, agent.Deny)
+		g.answer("UserPromptExpansion", "block")
+		g.model.Push(llmtest.Reply{Text: "hi"})
+		g.send(g.session(), "review my code")
+		if g.dataFile("count-UserPromptExpansion") != "" {
+			t.Fatal("UserPromptExpansion ran for a prompt that is no command")
+		}
+	})
 }
 
 func TestGuardsStopContinuesExactlyTheLimit(t *testing.T) {

@@ -10,13 +10,14 @@ import (
 // may make a tool call less likely to run or a turn go on; nothing they
 // say skips AgentDesk's own approval.
 const (
-	EventPreToolUse         = "PreToolUse"
-	EventPostToolUse        = "PostToolUse"
-	EventPostToolUseFailure = "PostToolUseFailure"
-	EventPermissionRequest  = "PermissionRequest"
-	EventStop               = "Stop"
-	EventSessionEnd         = "SessionEnd"
-	EventPreCompact         = "PreCompact"
+	EventPreToolUse          = "PreToolUse"
+	EventPostToolUse         = "PostToolUse"
+	EventPostToolUseFailure  = "PostToolUseFailure"
+	EventPermissionRequest   = "PermissionRequest"
+	EventUserPromptExpansion = "UserPromptExpansion"
+	EventStop                = "Stop"
+	EventSessionEnd          = "SessionEnd"
+	EventPreCompact          = "PreCompact"
 )
 
 // SessionEnd reasons, as Claude Code names them.
@@ -65,6 +66,10 @@ type Guard interface {
 	// SessionEnd runs when a session ends; its output is ignored. It
 	// returns when the hooks are done or ctx ends.
 	SessionEnd(ctx context.Context, ev SessionEndEvent)
+	// UserPromptExpansion runs when an extension's slash command was
+	// expanded, before anything is sent. Block means the command is not
+	// sent (Reasons say why); its context joins that turn's user message.
+	UserPromptExpansion(ctx context.Context, ev ExpansionEvent) Verdict
 	// PreCompact runs before a compaction; its context joins the
 	// compaction request. It cannot veto.
 	PreCompact(ctx context.Context, ev CompactEvent) HookResult
@@ -103,6 +108,18 @@ type SessionEndEvent struct {
 	ProjectDir     string
 	TranscriptPath string
 	Reason         string // EndClear, EndExit or EndOther
+}
+
+// ExpansionEvent is an extension's slash command expanded into a prompt.
+type ExpansionEvent struct {
+	SessionID      string
+	ProjectDir     string
+	TranscriptPath string
+	PermissionMode string
+	Command        string // command_name: "EXT:NAME", as Claude Code names plugin commands
+	Short          string // NAME alone, which matchers may name too
+	Args           string // command_args: the text after the name, as typed
+	Prompt         string // the expanded prompt the model would get
 }
 
 // CompactEvent is a compaction about to run.
@@ -178,8 +195,9 @@ func (NopGuard) PreToolUse(context.Context, ToolEvent) ToolVerdict { return Tool
 func (NopGuard) PermissionRequest(context.Context, ToolEvent) PermissionVerdict {
 	return PermissionVerdict{}
 }
-func (NopGuard) PostToolUse(context.Context, ToolEvent) Verdict        { return Verdict{} }
-func (NopGuard) PostToolUseFailure(context.Context, ToolEvent) Verdict { return Verdict{} }
-func (NopGuard) Stop(context.Context, StopEvent) Verdict               { return Verdict{} }
-func (NopGuard) SessionEnd(context.Context, SessionEndEvent)           {}
-func (NopGuard) PreCompact(context.Context, CompactEvent) HookResult   { return HookResult{} }
+func (NopGuard) PostToolUse(context.Context, ToolEvent) Verdict              { return Verdict{} }
+func (NopGuard) PostToolUseFailure(context.Context, ToolEvent) Verdict       { return Verdict{} }
+func (NopGuard) Stop(context.Context, StopEvent) Verdict                     { return Verdict{} }
+func (NopGuard) SessionEnd(context.Context, SessionEndEvent)                 {}
+func (NopGuard) UserPromptExpansion(context.Context, ExpansionEvent) Verdict { return Verdict{} }
+func (NopGuard) PreCompact(context.Context, CompactEvent) HookResult         { return HookResult{} }

@@ -22,9 +22,13 @@ const (
 )
 
 // Guard events: exit status 2 is a decision (stderr is its reason), and
-// plain-text stdout is not context (Claude Code shows it only in its
-// transcript view).
-var guardEvents = map[string]bool{"PreToolUse": true, "PermissionRequest": true, "PostToolUse": true, "PostToolUseFailure": true, "Stop": true}
+// their JSON decisions are read.
+var guardEvents = map[string]bool{"PreToolUse": true, "PermissionRequest": true, "PostToolUse": true, "PostToolUseFailure": true,
+	"Stop": true, "UserPromptExpansion": true}
+
+// quietEvents are the guard events whose plain-text stdout is not context
+// (Claude Code shows it only in its transcript view).
+var quietEvents = map[string]bool{"PreToolUse": true, "PermissionRequest": true, "PostToolUse": true, "PostToolUseFailure": true, "Stop": true}
 
 // exitTwo is a guard hook's exit 2: a block with stderr as the reason.
 func exitTwo(event string, res Result) (Output, bool) {

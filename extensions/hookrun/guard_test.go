@@ -54,6 +54,8 @@ func TestParseGuardOutput(t *testing.T) {
 			`{"hookSpecificOutput":{"hookEventName":"PermissionRequest","permissionDecision":"deny"}}`, Output{}},
 		{"post failure context", "PostToolUseFailure", `{"hookSpecificOutput":{"hookEventName":"PostToolUseFailure","additionalContext":"see docs/"}}`,
 			Output{AdditionalContext: "see docs/"}},
+		{"expansion block", "UserPromptExpansion", `{"decision":"block","reason":"not on main"}`, Output{Decision: Block, Reason: "not on main"}},
+		{"plain text is context for UserPromptExpansion", "UserPromptExpansion", "mind the tests", Output{AdditionalContext: "mind the tests"}},
 		{"a context event cannot decide", "UserPromptSubmit", `{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","permissionDecision":"deny"}}`, Output{}},
 	}
 	for _, tt := range tests {
@@ -71,7 +73,7 @@ func TestGuardExitStatusTwo(t *testing.T) {
 		return Result{Program: "guard", ExitCode: code, Stderr: []byte(stderr),
 			Err: &Failure{Kind: ExitStatus, Program: "guard", ExitCode: code, Msg: "`guard` exited with status"}}
 	}
-	for _, event := range []string{"PreToolUse", "PermissionRequest", "PostToolUse", "PostToolUseFailure", "Stop"} {
+	for _, event := range []string{"PreToolUse", "PermissionRequest", "PostToolUse", "PostToolUseFailure", "Stop", "UserPromptExpansion"} {
 		out, err := ParseOutput(event, exit(2, "  no force pushes\n"))
 		if err != nil || out.Decision != Block || out.Reason != "no force pushes" {
 			t.Errorf("%s exit 2 = %+v, %v; want a block with stderr as the reason", event, out, err)

@@ -72,7 +72,7 @@ func ParseOutput(event string, res Result) (Output, error) {
 		return Output{}, nil
 	case text[0] == '{':
 		return parseJSON(event, res, text)
-	case guardEvents[event]:
+	case quietEvents[event]:
 		return Output{}, nil
 	default:
 		return Output{AdditionalContext: string(text)}, nil

@@ -15,19 +15,20 @@ import (
 // events that may block (never approve), and the lifecycle events. Hooks
 // for any other event are reported and ignored.
 const (
-	EventSessionStart       = "SessionStart"
-	EventUserPromptSubmit   = "UserPromptSubmit"
-	EventSubagentStart      = "SubagentStart"
-	EventPreToolUse         = "PreToolUse"
-	EventPostToolUse        = "PostToolUse"
-	EventPostToolUseFailure = "PostToolUseFailure"
-	EventPermissionRequest  = "PermissionRequest"
-	EventStop               = "Stop"
-	EventSessionEnd         = "SessionEnd"
-	EventPreCompact         = "PreCompact"
+	EventSessionStart        = "SessionStart"
+	EventUserPromptSubmit    = "UserPromptSubmit"
+	EventSubagentStart       = "SubagentStart"
+	EventPreToolUse          = "PreToolUse"
+	EventPostToolUse         = "PostToolUse"
+	EventPostToolUseFailure  = "PostToolUseFailure"
+	EventPermissionRequest   = "PermissionRequest"
+	EventUserPromptExpansion = "UserPromptExpansion"
+	EventStop                = "Stop"
+	EventSessionEnd          = "SessionEnd"
+	EventPreCompact          = "PreCompact"
 )
 
-var dispatchedEvents = []string{EventSessionStart, EventUserPromptSubmit, EventSubagentStart,
+var dispatchedEvents = []string{EventSessionStart, EventUserPromptSubmit, EventUserPromptExpansion, EventSubagentStart,
 	EventPreToolUse, EventPermissionRequest, EventPostToolUse, EventPostToolUseFailure, EventStop, EventSessionEnd, EventPreCompact}
 
 // defaultHooksFile is read besides the manifest's "hooks" field.

@@ -30,6 +30,13 @@ PermissionRequest:exit2)
 	exit 2 ;;
 PermissionRequest:allow)
 	printf '{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow","message":"safe enough"}}}' ;;
+UserPromptExpansion:block)
+	printf '{"decision":"block","reason":"guards: no reviews before tests pass"}' ;;
+UserPromptExpansion:exit2)
+	echo "guards: reviews are closed" >&2
+	exit 2 ;;
+UserPromptExpansion:context)
+	echo "guards: review the tests first" ;;
 PushGuard:*)
 	printf '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"guards: no pushes"}}' ;;
 PostToolUse:context)
