@@ -45,6 +45,9 @@ type Config struct {
 	Lifecycle lifecycle.Lifecycle // nil: no extensions
 	Skills    SkillSource         // nil: no extension skills
 	Approver  Approver            // asked for edits and commands unless Policy says otherwise
+	// Attention notifies the user who looks elsewhere when an approval
+	// waits or a turn ends; nil: never (the command line).
+	Attention Attention
 	Policy    func() Policy
 	// HomeDir bounds the AGENTS.md search and holds ~/.agents/skills.
 	HomeDir          string

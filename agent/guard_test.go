@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -437,5 +439,72 @@ func TestFitBlocksDropsWholeBlocksInOrder(t *testing.T) {
 	}
 	if strings.Join(k, "") != "acd" || strings.Join(d, "") != "b" || left != 0 {
 		t.Fatalf("kept %v dropped %v left %d", k, d, left)
+	}
+}
+
+// fakeAttention is a window whose focus the test sets; it keeps the
+// desktop notifications it was asked to show.
+type fakeAttention struct {
+	mu    sync.Mutex
+	away  bool
+	shown []string
+}
+
+func (a *fakeAttention) Away() bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.away
+}
+
+func (a *fakeAttention) Notify(title, message string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.shown = append(a.shown, title+" | "+message)
+}
+
+func (a *fakeAttention) notifications() []string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return append([]string(nil), a.shown...)
+}
+
+// While the window has no focus, a waiting approval and a finished turn
+// send a desktop notification and fire the Notification hooks.
+func TestNotificationWhenAwayForApprovalAndTurnEnd(t *testing.T) {
+	e := newEnv(t)
+	at := &fakeAttention{away: true}
+	e.attention = at
+	e.life.notified = make(chan lifecycle.NotificationEvent, 4)
+	e.open()
+	e.server.Push(command("touch a.txt"), llmtest.Reply{Text: "ok"})
+	s := e.newSession()
+	e.send(s, "make a file")
+
+	var events []lifecycle.NotificationEvent
+	for range 2 {
+		events = append(events, <-e.life.notified)
+	}
+	if events[0].Type != lifecycle.NotifyPermission || events[0].Message != "AgentDesk needs your permission to use Bash" ||
+		events[1].Type != lifecycle.NotifyIdle || events[1].Message != "AgentDesk is waiting for your input" || events[1].SessionID != s.ID() {
+		t.Fatalf("Notification events = %+v", events)
+	}
+	want := []string{"AgentDesk: make a file | AgentDesk needs your permission to use Bash", "AgentDesk: make a file | AgentDesk is waiting for your input"}
+	if got := at.notifications(); !slices.Equal(got, want) {
+		t.Fatalf("desktop notifications = %q, want %q", got, want)
+	}
+}
+
+// With the window focused nobody is notified, and no hook fires.
+func TestNoNotificationWhileTheWindowHasTheFocus(t *testing.T) {
+	e := newEnv(t)
+	at := &fakeAttention{}
+	e.attention = at
+	e.open()
+	e.server.Push(command("touch a.txt"), llmtest.Reply{Text: "ok"})
+	s := e.newSession()
+	e.send(s, "make a file")
+	s.Close() // waits for any hook the loop fired
+	if n := e.life.count("Notification"); n != 0 || len(at.notifications()) != 0 {
+		t.Fatalf("notified while focused: hooks %d, desktop %q", n, at.notifications())
 	}
 }

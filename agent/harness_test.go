@@ -34,6 +34,7 @@ type fakeLifecycle struct {
 	permission func(lifecycle.ToolEvent) lifecycle.PermissionVerdict
 	expansion  func(lifecycle.ExpansionEvent) lifecycle.Verdict
 	expansions []lifecycle.ExpansionEvent
+	notified   chan lifecycle.NotificationEvent // Notification hooks, fired and forgotten by the loop
 	stop       func(lifecycle.StopEvent) lifecycle.Verdict
 	preCompact func(lifecycle.CompactEvent) lifecycle.HookResult
 	toolEvents []lifecycle.ToolEvent
@@ -159,6 +160,16 @@ func (f *fakeLifecycle) UserPromptExpansion(_ context.Context, ev lifecycle.Expa
 	return lifecycle.Verdict{}
 }
 
+func (f *fakeLifecycle) Notification(_ context.Context, ev lifecycle.NotificationEvent) {
+	f.record("Notification:" + ev.Type)
+	f.mu.Lock()
+	ch := f.notified
+	f.mu.Unlock()
+	if ch != nil {
+		ch <- ev
+	}
+}
+
 func (f *fakeLifecycle) PreCompact(_ context.Context, ev lifecycle.CompactEvent) lifecycle.HookResult {
 	f.record("PreCompact:" + ev.Trigger)
 	if f.preCompact != nil {
@@ -230,6 +241,7 @@ type env struct {
 	// IdleTimeout when non-nil.
 	deadlines func(*llm.Config)
 	commands  lifecycle.CommandSource // extension slash commands; nil: none
+	attention Attention               // nil: none, as on the command line
 }
 
 func newEnv(t *testing.T) *env { return newEnvOn(t, llmtest.NewOpenAI(t)) }
@@ -262,7 +274,7 @@ func (e *env) open() {
 	e.t.Cleanup(func() { db.Close() })
 	e.agent = New(Config{DB: db, Lifecycle: e.life, Skills: e.life, Approver: e.approver, HomeDir: e.home,
 		TranscriptDir: filepath.Join(filepath.Dir(e.dbPath), "transcripts"),
-		Policy:        func() Policy { return e.policy }, Commands: e.commands,
+		Policy:        func() Policy { return e.policy }, Commands: e.commands, Attention: e.attention,
 		Provider: func() (llm.Provider, llm.Config, error) {
 			cfg := e.server.Config()
 			cfg.ContextWindow = e.window

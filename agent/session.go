@@ -285,6 +285,7 @@ func (s *Session) run(ctx context.Context, job string) {
 		return
 	}
 	s.turn(ctx, job)
+	s.turnEnded(ctx)
 }
 
 // Stop cancels the running job (its stream, tools and hook processes) and

@@ -325,6 +325,7 @@ func (s *Session) approved(ctx context.Context, th *thread, box *toolbox, tool t
 	if refused := s.permissionRequest(ctx, box, name, g); refused != nil {
 		return false, refused
 	}
+	s.approvalWaits(name)
 	d := s.a.cfg.Approver.Request(ctx, ApprovalRequest{Session: th.session, Tool: name,
 		Summary: box.Describe(name, g.args), Preview: g.preview,
 		Forced: g.forced, Original: g.original, OriginalSummary: g.originalSummary})

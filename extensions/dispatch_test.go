@@ -172,7 +172,7 @@ func TestFixtureContextReachesTheRequest(t *testing.T) {
 			t.Errorf("hook env leaks %s", leak)
 		}
 	}
-	if got := l.dataFile("count-NeverRuns") + l.dataFile("count-Notification"); got != "" {
+	if got := l.dataFile("count-NeverRuns") + l.dataFile("count-CwdChanged"); got != "" {
 		t.Error("hooks of unmatched matchers or unsupported events ran")
 	}
 }

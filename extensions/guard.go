@@ -151,6 +151,15 @@ func (d *Dispatcher) UserPromptExpansion(ctx context.Context, ev lifecycle.Expan
 		session: ev.SessionID, project: ev.ProjectDir, transcript: ev.TranscriptPath, mode: ev.PermissionMode, input: in}))
 }
 
+// Notification implements lifecycle.Guard: the matcher sees the
+// notification type; the output is ignored (runs and failures are still
+// recorded, and shown in the pane).
+func (d *Dispatcher) Notification(ctx context.Context, ev lifecycle.NotificationEvent) {
+	d.run(ctx, call{event: lifecycle.EventNotification, match: ev.Type, session: ev.SessionID, project: ev.ProjectDir,
+		transcript: ev.TranscriptPath, mode: ev.PermissionMode,
+		input: map[string]any{"notification_type": ev.Type, "title": ev.Title, "message": ev.Message}})
+}
+
 // PreCompact implements lifecycle.Guard: the matcher sees the trigger.
 func (d *Dispatcher) PreCompact(ctx context.Context, ev lifecycle.CompactEvent) lifecycle.HookResult {
 	return d.dispatch(ctx, call{event: lifecycle.EventPreCompact, match: ev.Trigger, session: ev.SessionID, project: ev.ProjectDir,

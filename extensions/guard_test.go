@@ -11,12 +11,14 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/agentdesk/agentdesk/agent"
 	"github.com/agentdesk/agentdesk/agent/lifecycle"
 	"github.com/agentdesk/agentdesk/agent/llm"
 	"github.com/agentdesk/agentdesk/agent/llm/llmtest"
 	"github.com/agentdesk/agentdesk/extensions/gittest"
+	"github.com/agentdesk/agentdesk/storage"
 )
 
 // recordingApprover answers every approval request with one decision and
@@ -47,10 +49,36 @@ type guardsEnv struct {
 	approver *recordingApprover
 }
 
+// waitRun waits until the run history holds a run of event, and returns
+// it (a guard against hanging, not a timing assertion).
+func (g *guardsEnv) waitRun(event string) storage.HookRun {
+	g.t.Helper()
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		g.m.Flush()
+		runs, err := g.db.HookRuns(context.Background(), "guards", 50)
+		if err != nil {
+			g.t.Fatal(err)
+		}
+		for _, r := range runs {
+			if r.Event == event {
+				return r
+			}
+		}
+	}
+	g.t.Fatalf("no %s run in the run history", event)
+	return storage.HookRun{}
+}
+
+// awayWindow is a window without the focus: the loop notifies.
+type awayWindow struct{}
+
+func (awayWindow) Away() bool            { return true }
+func (awayWindow) Notify(string, string) {}
+
 func newGuardsEnv(t *testing.T, policy agent.Policy, answer agent.Decision) *guardsEnv {
 	l := newLoopEnv(t, map[string]*gittest.Repo{"guards": repo(t, testdataFiles(t, "guards"))}, "guards")
 	g := &guardsEnv{loopEnv: l, approver: &recordingApprover{answer: answer}}
-	l.agent = agent.New(agent.Config{DB: l.db, Lifecycle: l.disp, Skills: l.disp, Commands: l.disp, Approver: g.approver, TranscriptDir: t.TempDir(),
+	l.agent = agent.New(agent.Config{DB: l.db, Lifecycle: l.disp, Skills: l.disp, Commands: l.disp, Approver: g.approver, TranscriptDir: t.TempDir(), Attention: awayWindow{},
 		Policy: func() agent.Policy { return policy }, HomeDir: filepath.Join(l.home, "home"),
 		Provider: func() (llm.Provider, llm.Config, error) {
 			cfg := l.model.Config()
@@ -95,7 +123,7 @@ func TestGuardsTrustListsEveryEvent(t *testing.T) {
 	for _, h := range trust.Hooks {
 		events = append(events, h.Event)
 	}
-	if strings.Join(events, ",") != "UserPromptExpansion,PreToolUse,PreToolUse,PermissionRequest,PostToolUse,PostToolUseFailure,Stop,SessionEnd,PreCompact" || trust.Hooks[2].If != "Bash(git push *)" {
+	if strings.Join(events, ",") != "UserPromptExpansion,PreToolUse,PreToolUse,PermissionRequest,PostToolUse,PostToolUseFailure,Stop,SessionEnd,Notification,PreCompact" || trust.Hooks[2].If != "Bash(git push *)" {
 		t.Fatalf("trust prompt lists %v; every guard hook needs the user's trust", events)
 	}
 	for _, d := range info.Diagnostics {
@@ -337,6 +365,40 @@ func TestGuardsUserPromptExpansion(t *testing.T) {
 			t.Fatal("UserPromptExpansion ran for a prompt that is no command")
 		}
 	})
+}
+
+// Notification hooks run when AgentDesk notifies (here: the window is
+// away), matched on notification_type; nothing waits for them, and a
+// failing one is only recorded.
+func TestGuardsNotification(t *testing.T) {
+	for _, mode := range []string{"none", "fail"} {
+		t.Run(mode, func(t *testing.T) {
+			g := newGuardsEnv(t, agent.PolicyAsk, agent.Deny)
+			g.answer("Notification", mode)
+			g.model.Push(runCommand("touch a.txt"), llmtest.Reply{Text: "ok"})
+			s := g.session()
+			req := g.send(s, "make a file")
+			run := g.waitRun("Notification") // fired and forgotten: the turn did not wait for it
+			s.Close()                        // waits for any other hook the loop fired
+			if got := strings.TrimSpace(g.dataFile("count-Notification")); got != "1" {
+				t.Fatalf("Notification ran %q times; want once (the permission_prompt matcher leaves out idle_prompt)", got)
+			}
+			in := g.stdin("Notification")
+			if in["hook_event_name"] != "Notification" || in["notification_type"] != "permission_prompt" ||
+				in["message"] != "AgentDesk needs your permission to use Bash" || in["title"] != "AgentDesk: make a file" || in["session_id"] != s.ID() {
+				t.Fatalf("Notification stdin = %v", in)
+			}
+			if notes := hosts(s, agent.HostNotice); len(notes) != 0 {
+				t.Fatalf("a Notification hook's output must not reach the chat: %q", notes)
+			}
+			if text := strings.Join(req.LastMessage().Texts, ""); strings.Contains(text, "guards") {
+				t.Fatalf("a Notification hook's output reached the model: %q", text)
+			}
+			if (mode == "fail") != strings.Contains(run.Error, "status 1") {
+				t.Fatalf("the run history must record the Notification run and its failure: %+v", run)
+			}
+		})
+	}
 }
 
 func TestGuardsStopContinuesExactlyTheLimit(t *testing.T) {

@@ -25,7 +25,7 @@ func TestLifecycleInstallEnableUpdateRollbackUninstall(t *testing.T) {
 	if info.Name != "Fixture" || info.Version != "1.0.0" || len(info.Skills) != 1 {
 		t.Fatalf("info = %+v", info)
 	}
-	if !containsText(info.Diagnostics, "mcpServers") || !containsText(info.Diagnostics, "Notification") {
+	if !containsText(info.Diagnostics, "mcpServers") || !containsText(info.Diagnostics, "CwdChanged") {
 		t.Errorf("unsupported capabilities must be visible: %v", info.Diagnostics)
 	}
 	if _, err := os.Stat(filepath.Join(info.Dir, "hooks", "hook.sh")); err != nil {

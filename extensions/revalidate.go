@@ -56,7 +56,7 @@ func (m *Manager) revalidateOne(ctx context.Context, e storage.Extension) error 
 	_, _, err = m.db.UpdateExtension(ctx, e.ID, &v, func(row *storage.Extension) error {
 		if row.ReviewReason == "" {
 			reviewIfChanged(row, v.HooksHash, len(runnableHooks(fresh)) > 0,
-				"this version of AgentDesk runs more of its hooks (PreToolUse, PostToolUse, Stop, SessionEnd and PreCompact now run; scripts without #! run through /bin/sh)")
+				"this version of AgentDesk runs more of its hooks (events it used to ignore, such as PreToolUse, PermissionRequest, UserPromptExpansion or Notification, now run; scripts without #! run through /bin/sh)")
 		}
 		return nil
 	})

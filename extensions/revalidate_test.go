@@ -6,6 +6,8 @@ import (
 	"context"
 
 	"encoding/json"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -69,33 +71,46 @@ func TestOlderRulesAreRevalidatedAtStart(t *testing.T) {
 	}
 }
 
-// An extension trusted when AgentDesk ignored its guard hooks goes back to
-// review once they would run: the user never saw them.
+// An extension trusted when AgentDesk ignored some of its hooks goes back
+// to review once they would run: the user never saw them. Rules v2 ran no
+// guard events; v4 ran them but not PermissionRequest, PostToolUseFailure,
+// UserPromptExpansion or Notification.
 func TestGuardHooksNeedReviewAfterUpgrade(t *testing.T) {
-	e := newTestEnv(t, map[string]*gittest.Repo{"guards": repo(t, testdataFiles(t, "guards"))})
-	info := e.install("guards", "")
-	ctx := context.Background()
-	v, err := e.db.ExtensionVersion(ctx, "guards", info.Commit)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var pkg manifest.Package
-	json.Unmarshal(v.Package, &pkg)
-	pkg.Rules, pkg.Hooks = 2, nil // as rules v2 stored it: guard events ignored, nothing to trust
-	v.Package, _ = json.Marshal(&pkg)
-	v.HooksHash = manifest.HooksHash(nil)
-	if _, _, err := e.db.UpdateExtension(ctx, "guards", &v, func(row *storage.Extension) error {
-		row.Enabled, row.TrustedHash = true, ""
-		return nil
-	}); err != nil {
-		t.Fatal(err)
-	}
-	e.open()
-	got, err := e.m.Show(ctx, "guards")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got.Status != StatusNeedsReview || len(got.Hooks) != 6 || !strings.Contains(got.ReviewReason, "PreToolUse") {
-		t.Fatalf("after the upgrade: status %s, %d hooks, reason %q", got.Status, len(got.Hooks), got.ReviewReason)
+	newer := []string{"PermissionRequest", "PostToolUseFailure", "UserPromptExpansion", "Notification"}
+	for _, rules := range []int{2, 4} {
+		t.Run(fmt.Sprintf("rules v%d", rules), func(t *testing.T) {
+			e := newTestEnv(t, map[string]*gittest.Repo{"guards": repo(t, testdataFiles(t, "guards"))})
+			info := e.install("guards", "")
+			ctx := context.Background()
+			v, err := e.db.ExtensionVersion(ctx, "guards", info.Commit)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var pkg manifest.Package
+			json.Unmarshal(v.Package, &pkg)
+			var old []manifest.Hook // what those rules ran, all of it trusted
+			for _, h := range pkg.Hooks {
+				if rules > 2 && !slices.Contains(newer, h.Event) {
+					old = append(old, h)
+				}
+			}
+			pkg.Rules, pkg.Hooks = rules, old
+			v.Package, _ = json.Marshal(&pkg)
+			v.HooksHash = manifest.HooksHash(old)
+			if _, _, err := e.db.UpdateExtension(ctx, "guards", &v, func(row *storage.Extension) error {
+				row.Enabled, row.TrustedHash = true, v.HooksHash
+				return nil
+			}); err != nil {
+				t.Fatal(err)
+			}
+			e.open()
+			got, err := e.m.Show(ctx, "guards")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Status != StatusNeedsReview || len(got.Hooks) != len(info.Hooks) || !strings.Contains(got.ReviewReason, "PermissionRequest") {
+				t.Fatalf("after the upgrade: status %s, %d hooks (want %d), reason %q", got.Status, len(got.Hooks), len(info.Hooks), got.ReviewReason)
+			}
+		})
 	}
 }

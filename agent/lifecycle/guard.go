@@ -15,6 +15,7 @@ const (
 	EventPostToolUseFailure  = "PostToolUseFailure"
 	EventPermissionRequest   = "PermissionRequest"
 	EventUserPromptExpansion = "UserPromptExpansion"
+	EventNotification        = "Notification"
 	EventStop                = "Stop"
 	EventSessionEnd          = "SessionEnd"
 	EventPreCompact          = "PreCompact"
@@ -33,6 +34,12 @@ const (
 const (
 	DefaultStopHookLimit = 3
 	MaxStopHookLimit     = 10
+)
+
+// Notification types, as Claude Code names them.
+const (
+	NotifyPermission = "permission_prompt" // an approval waits for the user
+	NotifyIdle       = "idle_prompt"       // a turn ended: the agent waits for the user
 )
 
 // PreCompact triggers.
@@ -70,6 +77,10 @@ type Guard interface {
 	// expanded, before anything is sent. Block means the command is not
 	// sent (Reasons say why); its context joins that turn's user message.
 	UserPromptExpansion(ctx context.Context, ev ExpansionEvent) Verdict
+	// Notification runs when AgentDesk would notify the user (see
+	// agent.Attention); its output is ignored (runs and failures are
+	// recorded). It returns when the hooks are done or ctx ends.
+	Notification(ctx context.Context, ev NotificationEvent)
 	// PreCompact runs before a compaction; its context joins the
 	// compaction request. It cannot veto.
 	PreCompact(ctx context.Context, ev CompactEvent) HookResult
@@ -120,6 +131,17 @@ type ExpansionEvent struct {
 	Short          string // NAME alone, which matchers may name too
 	Args           string // command_args: the text after the name, as typed
 	Prompt         string // the expanded prompt the model would get
+}
+
+// NotificationEvent is AgentDesk telling the user it needs them.
+type NotificationEvent struct {
+	SessionID      string
+	ProjectDir     string
+	TranscriptPath string
+	PermissionMode string
+	Type           string // NotifyPermission or NotifyIdle (notification_type, the matcher)
+	Title          string
+	Message        string
 }
 
 // CompactEvent is a compaction about to run.
@@ -200,4 +222,5 @@ func (NopGuard) PostToolUseFailure(context.Context, ToolEvent) Verdict       { r
 func (NopGuard) Stop(context.Context, StopEvent) Verdict                     { return Verdict{} }
 func (NopGuard) SessionEnd(context.Context, SessionEndEvent)                 {}
 func (NopGuard) UserPromptExpansion(context.Context, ExpansionEvent) Verdict { return Verdict{} }
+func (NopGuard) Notification(context.Context, NotificationEvent)             {}
 func (NopGuard) PreCompact(context.Context, CompactEvent) HookResult         { return HookResult{} }

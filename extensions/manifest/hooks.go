@@ -23,13 +23,14 @@ const (
 	EventPostToolUseFailure  = "PostToolUseFailure"
 	EventPermissionRequest   = "PermissionRequest"
 	EventUserPromptExpansion = "UserPromptExpansion"
+	EventNotification        = "Notification"
 	EventStop                = "Stop"
 	EventSessionEnd          = "SessionEnd"
 	EventPreCompact          = "PreCompact"
 )
 
 var dispatchedEvents = []string{EventSessionStart, EventUserPromptSubmit, EventUserPromptExpansion, EventSubagentStart,
-	EventPreToolUse, EventPermissionRequest, EventPostToolUse, EventPostToolUseFailure, EventStop, EventSessionEnd, EventPreCompact}
+	EventPreToolUse, EventPermissionRequest, EventPostToolUse, EventPostToolUseFailure, EventStop, EventSessionEnd, EventPreCompact, EventNotification}
 
 // defaultHooksFile is read besides the manifest's "hooks" field.
 const defaultHooksFile = "hooks/hooks.json"

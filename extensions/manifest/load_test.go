@@ -228,7 +228,7 @@ func TestLoadUnsupportedCapabilities(t *testing.T) {
 			"mcpServers": {"x": {"command": "srv"}}, "agents": ["a.md"],
 			"apps": {}, "lspServers": {"go": {}}, "version": 3,
 			"hooks": {"hooks": {
-				"Notification": [{"hooks": [{"type": "command", "command": "notify"}]}],
+				"CwdChanged": [{"hooks": [{"type": "command", "command": "notify"}]}],
 				"SessionStart": [{"hooks": [
 					{"type": "prompt", "prompt": "be nice"},
 					{"command": "untyped"},
@@ -240,7 +240,7 @@ func TestLoadUnsupportedCapabilities(t *testing.T) {
 		"declares agents: not supported, ignored",
 		"declares apps: not supported, ignored",
 		"declares lspServers: not supported, ignored",
-		"declares Notification hooks: not supported, ignored",
+		"declares CwdChanged hooks: not supported, ignored",
 		`declares a "prompt" hook for SessionStart: not supported, ignored`,
 		`ignored "version": not a string`,
 		`declares a SessionStart hook without "type": not supported, ignored`,

@@ -37,6 +37,9 @@ UserPromptExpansion:exit2)
 	exit 2 ;;
 UserPromptExpansion:context)
 	echo "guards: review the tests first" ;;
+Notification:fail)
+	echo "guards: the notifier is broken" >&2
+	exit 1 ;;
 PushGuard:*)
 	printf '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"guards: no pushes"}}' ;;
 PostToolUse:context)
