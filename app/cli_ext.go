@@ -53,8 +53,8 @@ func cmdExt(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	defer c.close()
 	x := &extCLI{m: c.exts, in: bufio.NewReader(stdin), out: stdout, errOut: stderr,
-		catalog:  func() skills.Catalog { return c.newAgent(nil, nil).Catalog("") },
-		commands: func() lifecycle.CommandSet { return c.newAgent(nil, nil).Commands() }}
+		catalog:  func() skills.Catalog { return c.newAgent(nil, nil, nil).Catalog("") },
+		commands: func() lifecycle.CommandSet { return c.newAgent(nil, nil, nil).Commands() }}
 	if err := x.dispatch(ctx, args[0], args[1:]); err != nil {
 		var usage usageError
 		if errors.As(err, &usage) {

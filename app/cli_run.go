@@ -44,7 +44,7 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if answers != nil {
 		defer answers.Close()
 	}
-	ag := c.newAgent(&cliApprover{in: bufio.NewReader(readerOrEmpty(answers)), out: stderr}, func() agent.Policy { return policy })
+	ag := c.newAgent(&cliApprover{in: bufio.NewReader(readerOrEmpty(answers)), out: stderr}, func() agent.Policy { return policy }, nil)
 	s, err := openCLISession(ctx, ag, a)
 	if err != nil {
 		return fail(stderr, err)
@@ -320,7 +320,7 @@ func cmdSessions(args []string, stdout, stderr io.Writer) int {
 	if dir == "" {
 		dir = "."
 	}
-	ag := c.newAgent(nil, nil)
+	ag := c.newAgent(nil, nil, nil)
 	p, err := ag.OpenProject(ctx, dir)
 	if err != nil {
 		return fail(stderr, err)

@@ -32,9 +32,10 @@ func runGUI(prefs string, stderr io.Writer) int {
 	a := app.NewWithID(appID)
 	a.SetIcon(assets.Icon)
 	approvals := &agent.Approvals{}
-	ag := c.newAgent(approvals, func() agent.Policy { return agent.LoadPolicy(context.Background(), c.db) })
+	attention := ui.NewAttention(a)
+	ag := c.newAgent(approvals, func() agent.Policy { return agent.LoadPolicy(context.Background(), c.db) }, attention)
 	u := ui.New(ui.Deps{
-		App: a, Do: fyne.Do, Agent: ag, Approvals: approvals, Prefs: c.db, Extensions: c.exts, DataDir: c.paths.Data, LogFile: c.paths.LogFile(),
+		App: a, Do: fyne.Do, Agent: ag, Approvals: approvals, Attention: attention, Prefs: c.db, Extensions: c.exts, DataDir: c.paths.Data, LogFile: c.paths.LogFile(),
 		DetectedPATH:  c.DetectedPATH,
 		CheckProvider: c.checkProvider,
 		ProbeLocal:    agent.ProbeLocal,

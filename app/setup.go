@@ -211,10 +211,12 @@ func overrideFromEnv(cfg *llm.Config) {
 }
 
 // newAgent builds the agent loop with the given approver.
-func (c *core) newAgent(approver agent.Approver, policy func() agent.Policy) *agent.Agent {
+// newAgent builds the agent; attention is the window's (nil on the
+// command line: nobody is notified).
+func (c *core) newAgent(approver agent.Approver, policy func() agent.Policy, attention agent.Attention) *agent.Agent {
 	home, _ := os.UserHomeDir()
 	return agent.New(agent.Config{
-		DB: c.db, Provider: c.provider, Lifecycle: c.disp, Skills: c.disp, Approver: approver, Policy: policy,
+		DB: c.db, Provider: c.provider, Lifecycle: c.disp, Skills: c.disp, Approver: approver, Policy: policy, Attention: attention,
 		HomeDir: home, RalphRounds: func() int { return agent.LoadRalphRounds(context.Background(), c.db) },
 		StopHookLimit: func() int { return extensions.LoadHookSettings(context.Background(), c.db).StopLimit },
 		ContextCap:    func() int { return extensions.LoadHookSettings(context.Background(), c.db).ContextCapKiB << 10 },

@@ -26,6 +26,7 @@ var policyLabels = []struct {
 type approvalsPane struct {
 	u       *UI
 	policy  *widget.RadioGroup
+	notify  *widget.Check
 	status  *widget.Label
 	loading bool // set while shown() fills the choice: no save
 }
@@ -41,21 +42,47 @@ func (a *approvalsPane) buildUI() fyne.CanvasObject {
 	a.status = &widget.Label{Wrapping: fyne.TextWrapWord}
 	intro := newSecondaryLabel("The agent asks before the tool calls you choose here: the dialog shows the diff of an edit or the exact command, "+
 		"and offers Allow once, Always allow for this session, and Deny. Extensions can never approve anything.", fyne.TextWrapWord)
+	a.notify = &widget.Check{Text: "Show desktop notifications", OnChanged: a.onNotify}
+	notifyNote := newSecondaryLabel("When an approval waits, or an answer is ready, while AgentDesk is in the background. "+
+		"Extensions' Notification hooks run at those moments whether or not this is on.", fyne.TextWrapWord)
 	return container.NewVBox(widget.NewLabelWithStyle(sectionApprovals, fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
-		intro, a.policy, a.status)
+		intro, a.policy, widget.NewSeparator(),
+		widget.NewLabelWithStyle("Notifications", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), a.notify, notifyNote, a.status)
 }
 
 func (a *approvalsPane) shown() {
-	background(a.u, func(ctx context.Context) (agent.Policy, error) {
-		return a.u.d.Agent.Settings().Policy(ctx), nil
-	}, func(p agent.Policy, _ error) {
+	type saved struct {
+		policy agent.Policy
+		notify bool
+	}
+	background(a.u, func(ctx context.Context) (saved, error) {
+		return saved{a.u.d.Agent.Settings().Policy(ctx), notificationsOn(ctx, a.u.d.Prefs)}, nil
+	}, func(s saved, _ error) {
 		a.loading = true
 		defer func() { a.loading = false }()
 		for _, l := range policyLabels {
-			if l.policy == p {
+			if l.policy == s.policy {
 				a.policy.SetSelected(l.label)
 			}
 		}
+		a.notify.SetChecked(s.notify)
+	})
+}
+
+// onNotify applies the notifications choice at once and saves it.
+func (a *approvalsPane) onNotify(on bool) {
+	if a.loading {
+		return
+	}
+	a.u.d.Attention.muted.Store(!on)
+	background(a.u, func(ctx context.Context) (struct{}, error) {
+		return struct{}{}, a.u.d.Prefs.SetSetting(ctx, settingNotifications, notificationsValue(on))
+	}, func(_ struct{}, err error) {
+		if err != nil {
+			a.status.SetText("Not saved: " + err.Error())
+			return
+		}
+		a.status.SetText("Saved.")
 	})
 }
 

@@ -91,6 +91,7 @@ type harness struct {
 	exts      *extensions.Manager
 	disp      *extensions.Dispatcher
 	approvals *agent.Approvals
+	attention *Attention
 	agent     *agent.Agent
 	ui        *UI
 	project   string
@@ -126,6 +127,10 @@ func newHarness(t *testing.T, opts harnessOptions) *harness {
 	}
 	h.disp = extensions.NewDispatcher(h.exts, extensions.DispatcherConfig{})
 	h.approvals = &agent.Approvals{}
+	h.attention = NewAttention(h.app)
+	// The test app keeps the last notification unguarded: send on the test
+	// goroutine, through the do seam, instead of on a goroutine of its own.
+	h.attention.send = func(n *fyne.Notification) { h.loop.do(func() { h.app.SendNotification(n) }) }
 	policy := opts.policy
 	if policy == "" {
 		policy = agent.PolicyAsk
@@ -137,7 +142,7 @@ func newHarness(t *testing.T, opts harnessOptions) *harness {
 		}
 	}
 	h.agent = agent.New(agent.Config{DB: db, Provider: provider, Lifecycle: h.disp, Skills: h.disp, Commands: h.disp,
-		Approver: h.approvals, Policy: func() agent.Policy { return policy }, HomeDir: filepath.Join(home, "home")})
+		Approver: h.approvals, Attention: h.attention, Policy: func() agent.Policy { return policy }, HomeDir: filepath.Join(home, "home")})
 	h.project = filepath.Join(home, "project")
 	os.MkdirAll(h.project, 0o755)
 	t.Cleanup(h.close)
@@ -148,7 +153,7 @@ func newHarness(t *testing.T, opts harnessOptions) *harness {
 // its start-up work finish.
 func (h *harness) open(withProject bool) *UI {
 	h.t.Helper()
-	d := Deps{App: h.app, Do: h.loop.do, Agent: h.agent, Approvals: h.approvals, Prefs: h.db, Extensions: h.exts,
+	d := Deps{App: h.app, Do: h.loop.do, Agent: h.agent, Approvals: h.approvals, Attention: h.attention, Prefs: h.db, Extensions: h.exts,
 		DataDir: h.paths.Data, LogFile: h.paths.LogFile(), DetectedPATH: func() string { return "/usr/bin:/bin" }, ContextWindow: h.opts.window}
 	if withProject {
 		d.StartDir = h.project

@@ -32,6 +32,10 @@ type Deps struct {
 	// them is not a resume; nil: Agent.NewLoops(agent.DefaultLiveSessions).
 	Loops     *agent.Loops
 	Approvals *agent.Approvals
+	// Attention is the agent's agent.Attention (window focus, desktop
+	// notifications); Preferences › Approvals turns notifications off.
+	// nil: NewAttention(App), which then only the views know.
+	Attention *Attention
 	// Prefs keeps the window's own preferences (size, sidebar, theme).
 	Prefs      Prefs
 	Extensions *extensions.Manager
@@ -69,6 +73,9 @@ type Prefs interface {
 }
 
 func (d *Deps) withDefaults() {
+	if d.Attention == nil {
+		d.Attention = NewAttention(d.App)
+	}
 	if d.Loops == nil {
 		d.Loops = d.Agent.NewLoops(agent.DefaultLiveSessions)
 	}
@@ -115,6 +122,7 @@ func New(d Deps) *UI {
 	u.ctx, u.stop = context.WithCancel(context.Background())
 	st := u.loadWindowState()
 	u.appearance = st.appearance
+	d.Attention.muted.Store(!st.notifications)
 	u.applyAppearance(st.appearance)
 	u.main = d.App.NewWindow(Title)
 	u.main.Resize(st.size)

@@ -35,6 +35,8 @@ type windowState struct {
 	size       fyne.Size
 	sidebar    float64
 	appearance string
+	// notifications: desktop notifications are on (Preferences › Approvals).
+	notifications bool
 }
 
 // loadWindowState reads the saved window state; missing or bad values
@@ -60,6 +62,7 @@ func (u *UI) loadWindowState() windowState {
 		st.sidebar = s
 	}
 	st.appearance, _, _ = u.d.Prefs.Setting(ctx, settingAppearance)
+	st.notifications = notificationsOn(ctx, u.d.Prefs)
 	return st
 }
 
