@@ -6,7 +6,8 @@ import (
 	"strings"
 )
 
-// Decision is what a guard hook (PreToolUse, PostToolUse, Stop) decided.
+// Decision is what a guard hook (PreToolUse, PermissionRequest,
+// PostToolUse, PostToolUseFailure, Stop, UserPromptExpansion) decided.
 type Decision string
 
 const (

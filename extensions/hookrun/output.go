@@ -19,8 +19,7 @@ type Output struct {
 	// decision:"block". Those hooks cannot block: the reason is shown as a
 	// notice and the prompt goes ahead.
 	BlockReason string
-	// Decision and Reason are a guard hook's (PreToolUse, PostToolUse,
-	// Stop) verdict;
+	// Decision and Reason are a guard hook's verdict (see guardEvents);
 	// UpdatedInput is PreToolUse's rewrite of tool_input.
 	Decision     Decision
 	Reason       string
