@@ -517,3 +517,81 @@ func TestTrustPromptEffectiveTimeoutsAndNotRun(t *testing.T) {
 		t.Fatalf("not run = %+v", trust.NotRun)
 	}
 }
+
+// answering is a plugin whose hooks answer event with a fixed script
+// body (stdin is kept as stdin-EVENT.json in its data folder).
+func answering(name string, hooks map[string]string, matchers map[string]string) map[string]gittest.File {
+	files := map[string]gittest.File{".claude-plugin/plugin.json": {Body: `{"name": "` + name + `"}`}}
+	var groups []string
+	for event, body := range hooks {
+		files["hooks/"+event+".sh"] = gittest.File{Mode: 0o755,
+			Body: "#!/bin/sh\ncat > \"$CLAUDE_PLUGIN_DATA/stdin-" + event + ".json\"\n" + body + "\n"}
+		groups = append(groups, fmt.Sprintf(`%q: [{"matcher": %q, "hooks": [{"type": "command", "command": "${CLAUDE_PLUGIN_ROOT}/hooks/%s.sh"}]}]`,
+			event, matchers[event], event))
+	}
+	files["hooks/hooks.json"] = gittest.File{Body: `{"hooks": {` + strings.Join(groups, ",") + `}}`}
+	return files
+}
+
+// The new events merge like the other guard events, in installation
+// order: any deny or block wins, every allow is reported, context is
+// kept per extension, matchers pick the hooks.
+func TestDispatchNewEventsMergeInInstallationOrder(t *testing.T) {
+	alpha := answering("alpha", map[string]string{
+		"PermissionRequest":   `printf '{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow","message":"alpha says fine"}}}'`,
+		"UserPromptExpansion": `echo "alpha context"`,
+		"PostToolUseFailure":  `printf '{"hookSpecificOutput":{"hookEventName":"PostToolUseFailure","additionalContext":"alpha hint"}}'`,
+		"Notification":        `true`,
+	}, map[string]string{"PermissionRequest": "Bash", "UserPromptExpansion": "review", "PostToolUseFailure": "run_command"})
+	beta := answering("beta", map[string]string{
+		"PermissionRequest":   `echo "beta says no" >&2; exit 2`,
+		"UserPromptExpansion": `printf '{"decision":"block","reason":"beta blocks"}'`,
+		"Notification":        `true`,
+	}, map[string]string{"PermissionRequest": "Write", "UserPromptExpansion": "alpha:review", "Notification": "idle_prompt"})
+	l := newLoopEnv(t, map[string]*gittest.Repo{"alpha": repo(t, alpha), "beta": repo(t, beta)}, "alpha", "beta")
+	ctx := context.Background()
+	dataOf := func(id, name string) string {
+		info, err := l.m.Show(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := os.ReadFile(filepath.Join(info.DataDir, name))
+		return string(body)
+	}
+
+	bash := lifecycle.ToolEvent{SessionID: "s1", ProjectDir: l.project, Tool: "run_command", ClaudeTool: "Bash", Input: json.RawMessage(`{"command":"ls"}`)}
+	if v := l.disp.PermissionRequest(ctx, bash); v.Blocked() || len(v.Allows) != 1 || v.Allows[0].Source != "alpha" || v.Allows[0].Text != "alpha says fine" {
+		t.Fatalf("Bash: %+v; want alpha's allow reported and no deny (beta's matcher is Write)", v)
+	}
+	write := lifecycle.ToolEvent{SessionID: "s1", ProjectDir: l.project, Tool: "write_file", ClaudeTool: "Write", Input: json.RawMessage(`{"file_path":"/x"}`)}
+	if v := l.disp.PermissionRequest(ctx, write); !v.Blocked() || v.Reasons[0].Source != "beta" || v.Reasons[0].Text != "beta says no" {
+		t.Fatalf("Write: %+v; want beta's exit-2 deny", v)
+	}
+
+	exp := lifecycle.ExpansionEvent{SessionID: "s1", ProjectDir: l.project, Command: "alpha:review", Short: "review", Args: "7", Prompt: "REVIEW 7"}
+	v := l.disp.UserPromptExpansion(ctx, exp)
+	if len(v.Blocks) != 1 || v.Blocks[0].Source != "alpha" || v.Blocks[0].Text != "alpha context" || !v.Blocked() || v.Reasons[0].Text != "beta blocks" {
+		t.Fatalf("UserPromptExpansion: %+v", v)
+	}
+	other := exp
+	other.Command, other.Short = "alpha:deploy", "deploy"
+	if v := l.disp.UserPromptExpansion(ctx, other); v.Blocked() || len(v.Blocks) != 0 {
+		t.Fatalf("no matcher names deploy, yet: %+v", v)
+	}
+
+	failed := bash
+	failed.Error = "exit status 1"
+	if v := l.disp.PostToolUseFailure(ctx, failed); len(v.Blocks) != 1 || v.Blocks[0].Text != "alpha hint" {
+		t.Fatalf("PostToolUseFailure (matched by AgentDesk's tool name): %+v", v)
+	}
+
+	l.disp.Notification(ctx, lifecycle.NotificationEvent{SessionID: "s1", ProjectDir: l.project, Type: lifecycle.NotifyPermission, Message: "m"})
+	if dataOf("alpha", "stdin-Notification.json") == "" || dataOf("beta", "stdin-Notification.json") != "" {
+		t.Fatal("a permission_prompt notification must run alpha's catch-all hook and not beta's idle_prompt one")
+	}
+	var in map[string]any
+	json.Unmarshal([]byte(dataOf("alpha", "stdin-PermissionRequest.json")), &in)
+	if _, has := in["tool_use_id"]; has || in["tool_name"] != "Bash" {
+		t.Fatalf("PermissionRequest stdin = %v (Claude Code sends no tool_use_id)", in)
+	}
+}
