@@ -143,7 +143,7 @@ func (s *Session) postToolUse(ctx context.Context, name, callID string, g guarde
 	event, hooks := lifecycle.EventPostToolUse, s.a.cfg.Lifecycle.PostToolUse
 	if res.IsError {
 		event, hooks = lifecycle.EventPostToolUseFailure, s.a.cfg.Lifecycle.PostToolUseFailure
-		ev.Error, ev.Interrupted = res.Text, ctx.Err() != nil
+		ev.Error = res.Text
 	} else {
 		ev.Response = tools.ClaudeResponse(name, ev.Input, res)
 	}

@@ -70,7 +70,9 @@ func toolCall(event string, ev lifecycle.ToolEvent) call {
 		in["tool_response"] = ev.Response
 	}
 	if event == lifecycle.EventPostToolUseFailure {
-		in["error"], in["is_interrupt"] = ev.Error, ev.Interrupted
+		// A call the user stopped runs no hooks (Stop ends them too), so
+		// the failures hooks see are never interrupts.
+		in["error"], in["is_interrupt"] = ev.Error, false
 	}
 	return call{event: event, match: ev.Tool, alias: ev.ClaudeTool, session: ev.SessionID, project: ev.ProjectDir,
 		transcript: ev.TranscriptPath, mode: ev.PermissionMode, input: in}

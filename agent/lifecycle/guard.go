@@ -99,7 +99,6 @@ type ToolEvent struct {
 	CallID         string          // tool_use_id
 	Response       json.RawMessage // tool_response (PostToolUse only)
 	Error          string          // the failed call's result (PostToolUseFailure only)
-	Interrupted    bool            // it failed because the user stopped the turn (is_interrupt)
 }
 
 // StopEvent is the model's answer ending a turn.
