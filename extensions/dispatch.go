@@ -147,6 +147,10 @@ type call struct {
 	transcript       string // transcript_path
 	mode             string // permission_mode; "" is "default"
 	input            map[string]any
+	// quiet: the caller ignores the output, so a failure is only recorded
+	// (run history, the card) and neither takes nor clears the one chat
+	// notice per failure that the other events show.
+	quiet bool
 }
 
 // meets tests a hook's "if" against the call's tool input. A condition
@@ -307,9 +311,11 @@ func (d *Dispatcher) runExtension(ctx context.Context, x active, c call) extResu
 		text := strings.Join(texts, "\n\n")
 		r.block = &lifecycle.ContextBlock{Source: x.id, Event: c.event, Text: text, Hash: hashOf(text)}
 	}
-	if failure != "" {
+	switch {
+	case c.quiet:
+	case failure != "":
 		r.notices = append(r.notices, d.failed(x, failure).notices...)
-	} else if ctx.Err() == nil {
+	case ctx.Err() == nil:
 		d.recovered(x.id)
 	}
 	return r

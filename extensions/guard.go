@@ -139,7 +139,7 @@ func (d *Dispatcher) Stop(ctx context.Context, ev lifecycle.StopEvent) lifecycle
 // output is ignored (runs and failures are still recorded).
 func (d *Dispatcher) SessionEnd(ctx context.Context, ev lifecycle.SessionEndEvent) {
 	d.run(ctx, call{event: lifecycle.EventSessionEnd, match: ev.Reason, session: ev.SessionID, project: ev.ProjectDir,
-		transcript: ev.TranscriptPath,
+		transcript: ev.TranscriptPath, quiet: true,
 		input:      map[string]any{"reason": ev.Reason}})
 }
 
@@ -158,7 +158,7 @@ func (d *Dispatcher) UserPromptExpansion(ctx context.Context, ev lifecycle.Expan
 // recorded, and shown in the pane).
 func (d *Dispatcher) Notification(ctx context.Context, ev lifecycle.NotificationEvent) {
 	d.run(ctx, call{event: lifecycle.EventNotification, match: ev.Type, session: ev.SessionID, project: ev.ProjectDir,
-		transcript: ev.TranscriptPath, mode: ev.PermissionMode,
+		transcript: ev.TranscriptPath, mode: ev.PermissionMode, quiet: true,
 		input: map[string]any{"notification_type": ev.Type, "title": ev.Title, "message": ev.Message}})
 }
 

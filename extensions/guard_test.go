@@ -595,3 +595,34 @@ func TestDispatchNewEventsMergeInInstallationOrder(t *testing.T) {
 		t.Fatalf("PermissionRequest stdin = %v (Claude Code sends no tool_use_id)", in)
 	}
 }
+
+// A hook whose output nobody reads (Notification, SessionEnd) records its
+// failure without taking the one chat notice a failure gets: the same
+// failure of a prompt hook right after is still shown.
+func TestQuietEventsLeaveTheFailureNoticeToTheOthers(t *testing.T) {
+	missing := `[{"hooks": [{"type": "command", "command": "agentdesk-no-such-program"}]}]`
+	files := map[string]gittest.File{
+		".claude-plugin/plugin.json": {Body: `{"name": "broken"}`},
+		"hooks/hooks.json":           {Body: `{"hooks": {"Notification": ` + missing + `, "SessionEnd": ` + missing + `, "UserPromptSubmit": ` + missing + `}}`},
+	}
+	l := newLoopEnv(t, map[string]*gittest.Repo{"broken": repo(t, files)}, "broken")
+	ctx := context.Background()
+	l.disp.Notification(ctx, lifecycle.NotificationEvent{SessionID: "s1", ProjectDir: l.project, Type: lifecycle.NotifyIdle})
+	l.disp.SessionEnd(ctx, lifecycle.SessionEndEvent{SessionID: "s1", ProjectDir: l.project, Reason: lifecycle.EndOther})
+	res := l.disp.UserPromptSubmit(ctx, lifecycle.PromptEvent{SessionID: "s1", ProjectDir: l.project, Prompt: "hi"})
+	if len(res.Notices) != 1 || res.Notices[0].Kind != lifecycle.NoticeFailure || !strings.Contains(res.Notices[0].Text, "agentdesk-no-such-program") {
+		t.Fatalf("UserPromptSubmit notices = %+v; the failure must still be shown once", res.Notices)
+	}
+	l.m.Flush()
+	runs, err := l.db.HookRuns(ctx, "broken", 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	failed := map[string]bool{}
+	for _, r := range runs {
+		failed[r.Event] = r.Error != ""
+	}
+	if !failed["Notification"] || !failed["SessionEnd"] {
+		t.Fatalf("the quiet events' failures must be in the run history: %+v", runs)
+	}
+}
