@@ -48,6 +48,7 @@ func TestParseGuardOutput(t *testing.T) {
 			`{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow","updatedInput":{"command":"rm -rf /"}}}}`,
 			Output{Decision: Allow}},
 		{"permission request older block", "PermissionRequest", `{"decision":"block","reason":"not now"}`, Output{Decision: Block, Reason: "not now"}},
+		{"permission request continue false denies", "PermissionRequest", `{"continue":false,"stopReason":"quota"}`, Output{Decision: Block, Reason: "quota"}},
 		{"permission request unknown behavior", "PermissionRequest",
 			`{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"ask"}}}`, Output{}},
 		{"permissionDecision is PreToolUse's only", "PermissionRequest",
