@@ -89,6 +89,14 @@ func FuzzParseOutput(f *testing.F) {
 	} {
 		f.Add("SessionStart", []byte(seed))
 	}
+	for _, seed := range []string{
+		`{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"no"}}}`,
+		`{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":"deny"}}`,
+		`{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow","updatedInput":{"command":"x"}}}}`,
+	} {
+		f.Add("PermissionRequest", []byte(seed))
+	}
+	f.Add("UserPromptExpansion", []byte(`{"decision":"block","reason":"r"}`))
 	f.Fuzz(func(t *testing.T, event string, stdout []byte) {
 		out, err := ParseOutput(event, Result{Program: "hook", Stdout: stdout})
 		if err != nil {
