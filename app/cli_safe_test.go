@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentdesk/agentdesk/agent/safetext"
 	"github.com/agentdesk/agentdesk/extensions/gittest"
 )
 
@@ -31,22 +32,6 @@ func probeFiles(hookArg string) map[string]gittest.File {
 		"commands/go.md":        {Body: "---\ndescription: cmd \x1b[2J\u009b\u202e text\nargument-hint: \x1b[1A<x>\n---\nDo $ARGUMENTS\n"},
 		"commands/b\u202ead.md": {Body: "---\ndescription: bad name\n---\nx\n"},
 	}
-}
-
-// rawControl finds a character that must never reach a terminal raw: C0
-// controls but newline and tab, DEL, C1 controls, bidi controls,
-// zero-width characters.
-func rawControl(s string) (rune, bool) {
-	for _, r := range s {
-		switch {
-		case r == '\n' || r == '\t':
-		case r < 0x20, r == 0x7f, r >= 0x80 && r <= 0x9f,
-			r >= 0x200b && r <= 0x200f, r >= 0x202a && r <= 0x202e, r >= 0x2060 && r <= 0x2069,
-			r == 0x061c, r == 0xfeff:
-			return r, true
-		}
-	}
-	return 0, false
 }
 
 // Everything `ext install/enable/list/show/check/update/rollback/uninstall`
@@ -87,7 +72,7 @@ func TestExtCommandsPrintNoRawControlCharacters(t *testing.T) {
 	step("n\n", "ext", "uninstall", "probe")
 
 	for _, p := range printed {
-		if r, found := rawControl(p); found {
+		if r, found := safetext.FindUnsafe(p); found {
 			t.Errorf("raw %U printed by %s", r, p)
 		}
 	}

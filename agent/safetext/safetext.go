@@ -64,6 +64,18 @@ func writeEscaped(b *strings.Builder, s string) {
 	}
 }
 
+// FindUnsafe returns the first character of s that Strip would remove
+// (an escape's ESC, a control, bidi or invisible character), for tests
+// and checks that text is safe to show.
+func FindUnsafe(s string) (rune, bool) {
+	for _, r := range s {
+		if unsafeRune(r) {
+			return r, true
+		}
+	}
+	return 0, false
+}
+
 func isClean(s string) bool {
 	if !utf8.ValidString(s) {
 		return false
