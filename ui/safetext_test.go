@@ -8,6 +8,8 @@ import (
 	"github.com/agentdesk/agentdesk/agent/llm/llmtest"
 	"github.com/agentdesk/agentdesk/agent/safetext"
 	"github.com/agentdesk/agentdesk/agent/tools"
+	"github.com/agentdesk/agentdesk/extensions"
+	"github.com/agentdesk/agentdesk/extensions/manifest"
 )
 
 // The approval dialog shows a call as it runs: a bidi override or an
@@ -51,5 +53,20 @@ func TestTranscriptShowsNoRawControlCharacters(t *testing.T) {
 		if !strings.Contains(text, want) {
 			t.Errorf("the window lacks %q:\n%s", want, text)
 		}
+	}
+}
+
+// An update's summary on the card quotes the package: versions cleaned,
+// hook commands exactly with escapes visible.
+func TestUpdateSummaryIsSafe(t *testing.T) {
+	res := extensions.UpdateResult{OldCommit: "aaaaaaaaaaaa1", NewCommit: "bbbbbbbbbbbb2", OldVersion: "1.0\x1b[2J",
+		Info:  extensions.Info{Version: "2.0\u202e"},
+		Hooks: manifest.HookDiff{Added: []manifest.Hook{{Event: "SessionStart", Argv: []string{"run\u202e", "\x1b]0;t\x07"}}}}}
+	text := updateSummary(res)
+	if r, found := safetext.FindUnsafe(text); found {
+		t.Fatalf("raw %U in %q", r, text)
+	}
+	if !strings.Contains(text, "1.0 → 2.0") || !strings.Contains(text, `run\u202e`) {
+		t.Fatalf("summary = %q", text)
 	}
 }
