@@ -23,6 +23,7 @@ func (c *call) write(snap snapshot, dest string) (*treePlan, error) {
 	return plan, c.writePlan(snap, plan, dest)
 }
 
+// writePlan writes the validated plan's entries into dest.
 func (c *call) writePlan(snap snapshot, plan *treePlan, dest string) error {
 	c.progress.enter(PhaseWriting, len(plan.entries))
 	if err := os.MkdirAll(dest, 0o755); err != nil {
