@@ -288,10 +288,9 @@ func (x *extCLI) enable(ctx context.Context, a cmdArgs) error {
 	if err != nil {
 		return err
 	}
-	info = info.ForDisplay()
 	fmt.Fprintf(x.out, "enabled %s (%d hooks, %d skills)\n", info.ID, len(t.Hooks), len(info.Skills))
 	if info.Status == extensions.StatusError {
-		fmt.Fprintf(x.out, "but inactive: %s\n", info.LastError)
+		fmt.Fprintf(x.out, "but inactive: %s\n", info.ForDisplay().LastError)
 	}
 	return nil
 }
