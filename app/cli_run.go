@@ -252,9 +252,9 @@ type cliApprover struct {
 }
 
 func (c *cliApprover) Request(ctx context.Context, req agent.ApprovalRequest) agent.Decision {
+	req = req.ForDisplay() // the model or a hook wrote it: shown exactly, escapes visible
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	req = req.ForDisplay()
 	fmt.Fprintf(c.out, "\n%s wants to run:\n", req.Tool)
 	if req.Forced != "" {
 		fmt.Fprintf(c.out, "  (%s)\n", req.Forced)
