@@ -6,14 +6,16 @@ import (
 	"strings"
 )
 
-// Decision is what a guard hook (PreToolUse, PostToolUse, Stop) decided.
+// Decision is what a guard hook (PreToolUse, PostToolUse, Stop,
+// SubagentStop) decided.
 type Decision string
 
 const (
 	// NoDecision: the hook has no opinion.
 	NoDecision Decision = ""
 	// Block denies a PreToolUse call, gives PostToolUse feedback, or
-	// continues the turn for Stop. Reason says why.
+	// continues the turn for Stop (the child's, for SubagentStop). Reason
+	// says why.
 	Block Decision = "block"
 	// Ask forces the approval dialog (PreToolUse only).
 	Ask Decision = "ask"
@@ -24,7 +26,7 @@ const (
 // Guard events: exit status 2 is a decision (stderr is its reason), and
 // plain-text stdout is not context (Claude Code shows it only in its
 // transcript view).
-var guardEvents = map[string]bool{"PreToolUse": true, "PostToolUse": true, "Stop": true}
+var guardEvents = map[string]bool{"PreToolUse": true, "PostToolUse": true, "Stop": true, "SubagentStop": true}
 
 // exitTwo is a guard hook's exit 2: a block with stderr as the reason.
 func exitTwo(event string, res Result) (Output, bool) {
@@ -42,8 +44,8 @@ func exitTwo(event string, res Result) (Output, bool) {
 // guardDecision reads a guard hook's JSON decision: PreToolUse's
 // hookSpecificOutput.permissionDecision first, then the older top-level
 // decision ("block"/"deny", "approve"/"allow", "ask"); continue:false
-// blocks a tool call. For Stop only "block" counts: continue:false asks
-// to stop, which the turn does anyway.
+// blocks a tool call. For Stop and SubagentStop only "block" counts:
+// continue:false asks to stop, which the turn does anyway.
 func guardDecision(event string, v hookOutputJSON) (Decision, string) {
 	if s := v.HookSpecificOutput; event == "PreToolUse" && s != nil && s.PermissionDecision != "" {
 		switch s.PermissionDecision {
@@ -63,7 +65,7 @@ func guardDecision(event string, v hookOutputJSON) (Decision, string) {
 		return Ask, v.Reason
 	case event == "PreToolUse" && (v.Decision == "approve" || v.Decision == "allow"):
 		return Allow, v.Reason
-	case event != "Stop" && v.Continue != nil && !*v.Continue:
+	case event != "Stop" && event != "SubagentStop" && v.Continue != nil && !*v.Continue:
 		return Block, withDefault(v.StopReason, "the hook asked to stop (continue: false) without a reason")
 	}
 	return NoDecision, ""

@@ -11,13 +11,15 @@ import (
 	"strings"
 )
 
-// The events AgentDesk dispatches: three that add context, three guard
-// events that may block (never approve), and two lifecycle events. Hooks
+// The events AgentDesk dispatches: three that add context, four that may
+// block (never approve: the tool events, Stop and SubagentStop), and two
+// lifecycle events. Hooks
 // for any other event are reported and ignored.
 const (
 	EventSessionStart     = "SessionStart"
 	EventUserPromptSubmit = "UserPromptSubmit"
 	EventSubagentStart    = "SubagentStart"
+	EventSubagentStop     = "SubagentStop"
 	EventPreToolUse       = "PreToolUse"
 	EventPostToolUse      = "PostToolUse"
 	EventStop             = "Stop"
@@ -25,7 +27,7 @@ const (
 	EventPreCompact       = "PreCompact"
 )
 
-var dispatchedEvents = []string{EventSessionStart, EventUserPromptSubmit, EventSubagentStart,
+var dispatchedEvents = []string{EventSessionStart, EventUserPromptSubmit, EventSubagentStart, EventSubagentStop,
 	EventPreToolUse, EventPostToolUse, EventStop, EventSessionEnd, EventPreCompact}
 
 // defaultHooksFile is read besides the manifest's "hooks" field.

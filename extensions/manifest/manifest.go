@@ -30,10 +30,11 @@ const (
 // RulesVersion changes whenever what validation decides can run changes
 // (v2: shebang-less scripts run through /bin/sh, both manifests read,
 // default and manifest hooks added; v3: PreToolUse, PostToolUse, Stop,
-// SessionEnd and PreCompact hooks run; v4: slash commands read). Stored
+// SessionEnd and PreCompact hooks run; v4: slash commands read; v5: agents
+// read and SubagentStop hooks run). Stored
 // packages validated under an older version are validated again at start;
 // an enabled extension whose runnable hooks changed goes back to review.
-const RulesVersion = 4
+const RulesVersion = 5
 
 // NamePattern is the rule for an extension's name, which is also its id.
 var NamePattern = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`)
@@ -79,6 +80,7 @@ type Package struct {
 	Stamps      []FileStamp    // every package file a hook argv names, hashed at load
 	UserConfig  []Option       // values the plugin asks the user for, manifest order
 	Commands    []Command      `json:",omitempty"` // slash commands, commands/ first, then the manifest's paths
+	Agents      []Agent        `json:",omitempty"` // subagent types, agents/ first, then the manifest's paths
 }
 
 // Load validates the package extracted at root. Errors name the file and
@@ -125,6 +127,9 @@ func (l *loader) load(path string, fields map[string]json.RawMessage) error {
 		return err
 	}
 	if err := l.loadCommands(path, l.lenient("commands", fields)); err != nil {
+		return err
+	}
+	if err := l.loadAgents(path, l.lenient("agents", fields)); err != nil {
 		return err
 	}
 	if err := l.loadHooks(path, fields["hooks"]); err != nil {
