@@ -44,6 +44,9 @@ func ParsePolicy(s string) (Policy, error) {
 type ApprovalRequest struct {
 	ID      int64
 	Session string
+	// Agent is the agent_type of the child making the call ("" for the
+	// conversation itself): the same approval applies, and says who asks.
+	Agent   string
 	Tool    string
 	Summary string // one line, e.g. "run_command go test ./..."
 	Preview tools.Preview

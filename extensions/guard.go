@@ -60,8 +60,11 @@ func toolCall(event string, ev lifecycle.ToolEvent) call {
 	if ev.Response != nil {
 		in["tool_response"] = ev.Response
 	}
-	return call{event: event, match: ev.Tool, alias: ev.ClaudeTool, session: ev.SessionID, project: ev.ProjectDir,
-		transcript: ev.TranscriptPath, mode: ev.PermissionMode, input: in}
+	if ev.AgentType != "" { // a child's call, as Claude Code marks one
+		in["agent_id"], in["agent_type"] = ev.AgentID, ev.AgentType
+	}
+	return call{event: event, match: ev.Tool, aliases: append([]string{ev.ClaudeTool}, ev.ClaudeAliases...), session: ev.SessionID,
+		project: ev.ProjectDir, transcript: ev.TranscriptPath, mode: ev.PermissionMode, input: in}
 }
 
 // PreToolUse implements lifecycle.Guard. Any extension's deny denies; an
@@ -99,6 +102,16 @@ func (d *Dispatcher) Stop(ctx context.Context, ev lifecycle.StopEvent) lifecycle
 	c := call{event: lifecycle.EventStop, anyMatch: true, session: ev.SessionID, project: ev.ProjectDir,
 		transcript: ev.TranscriptPath, mode: ev.PermissionMode,
 		input: map[string]any{"stop_hook_active": ev.Active}}
+	return mergeVerdict(d.run(ctx, c))
+}
+
+// SubagentStop implements lifecycle.Guard: the matcher sees the agent
+// type, as for SubagentStart; a block continues the child.
+func (d *Dispatcher) SubagentStop(ctx context.Context, ev lifecycle.SubagentStopEvent) lifecycle.Verdict {
+	c := call{event: lifecycle.EventSubagentStop, match: ev.AgentType, session: ev.SessionID, project: ev.ProjectDir,
+		transcript: ev.TranscriptPath, mode: ev.PermissionMode,
+		input: map[string]any{"agent_id": ev.AgentID, "agent_type": ev.AgentType, "agent_transcript_path": ev.AgentTranscript,
+			"last_assistant_message": ev.LastMessage, "stop_hook_active": ev.Active}}
 	return mergeVerdict(d.run(ctx, c))
 }
 
