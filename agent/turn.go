@@ -184,7 +184,7 @@ func (s *Session) stream(ctx context.Context, th *thread, prov llm.Provider, cfg
 		if d.Kind == llm.PartText {
 			partial.WriteString(d.Text)
 		}
-		s.bus.Delta(d)
+		s.bus.Delta(th.session, d)
 	})
 	wait.answering()
 	if err == nil && resp.Stop == llm.StopError {
