@@ -109,15 +109,21 @@ func mapTool(name string) []string {
 // taskAgents are the agents the model may delegate to now: the
 // extensions' and the built-in general-purpose one, or none at all when
 // no extension offers an agent.
-func (s *Session) taskAgents() []lifecycle.Agent {
-	if s.a.cfg.Agents == nil {
-		return nil
+func (s *Session) taskAgents() []lifecycle.Agent { return s.a.Subagents(s.project).Agents }
+
+// Subagents is what the model of a session in project may delegate to
+// now (for the Agents view): the built-in general-purpose agent and the
+// enabled extensions' agents, with their conflicts; nothing when no
+// extension offers an agent.
+func (a *Agent) Subagents(project string) lifecycle.AgentSet {
+	if a.cfg.Agents == nil {
+		return lifecycle.AgentSet{}
 	}
-	set := s.a.cfg.Agents.Agents(s.project)
-	if len(set.Agents) == 0 {
-		return nil
+	set := a.cfg.Agents.Agents(project)
+	if len(set.Agents) > 0 {
+		set.Agents = append([]lifecycle.Agent{generalPurpose}, set.Agents...)
 	}
-	return append([]lifecycle.Agent{generalPurpose}, set.Agents...)
+	return set
 }
 
 // taskTools is the task tool for th this turn, if th may delegate: only

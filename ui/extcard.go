@@ -200,6 +200,7 @@ func (p *extensionsPane) detailBody(info extensions.Info) fyne.CanvasObject {
 	section("Hooks", hookLines(info.Hooks))
 	section("Skills", p.skillLines(info))
 	section("Slash commands", p.commandLines(info))
+	section("Agents", agentLines(info.Agents))
 	section("Diagnostics", info.Diagnostics)
 	section("Recent hook runs", runLines(info.RecentRuns))
 	box.Add(newSecondaryLabel("Folder: "+info.Dir+"\nData: "+info.DataDir, fyne.TextWrapBreak))
