@@ -182,6 +182,9 @@ func BenchmarkChatStream(b *testing.B) {
 	b.ReportMetric(float64(dropped), "dropped")
 }
 
+// benchChildTokens is the length of the child's streamed answer.
+const benchChildTokens = 2_000
+
 // fixedAgents offers one agent to the bench's model.
 type fixedAgents []lifecycle.Agent
 
@@ -193,7 +196,7 @@ func (f fixedAgents) Agents(string) lifecycle.AgentSet { return lifecycle.AgentS
 // ≤ 30) as for the conversation's own answer.
 func BenchmarkChatChildStream(b *testing.B) {
 	server := llmtest.NewOpenAI(b)
-	answer := strings.Repeat("tok ", benchStreamTokens)
+	answer := strings.Repeat("tok ", benchChildTokens)
 	server.Respond(func(r llmtest.Request) llmtest.Reply {
 		switch {
 		case strings.Contains(r.System, "# Agent: explorer"):
