@@ -46,6 +46,9 @@ func TestRunDelegatesToAPluginAgent(t *testing.T) {
 	c.env = append(c.env, "AGENTDESK_BASE_URL="+server.URL, "AGENTDESK_MODEL=m")
 	c.ok("ext", "install", url)
 	c.ok("ext", "enable", "probe", "--yes")
+	if show := c.ok("ext", "show", "probe"); !strings.Contains(show, "agent explorer — Explores the code base") || !strings.Contains(show, "tools: Read, Grep, WebFetch") {
+		t.Errorf("ext show lacks the agents:\n%s", show)
+	}
 	info := c.show("probe")
 	var names []string
 	for _, a := range info.Agents {

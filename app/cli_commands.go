@@ -26,6 +26,19 @@ func (x *extCLI) printCommands(i extensions.Info) {
 	}
 }
 
+// printAgents lists an extension's agents for `ext show`.
+func (x *extCLI) printAgents(i extensions.Info) {
+	for _, a := range i.Agents {
+		fmt.Fprintf(x.out, "  agent %s — %s\n", a.Name, firstLine(a.Description))
+		if a.Tools != nil {
+			fmt.Fprintf(x.out, "        tools: %s\n", strings.Join(a.Tools, ", "))
+		}
+		if a.Model != "" {
+			fmt.Fprintf(x.out, "        model: %s\n", a.Model)
+		}
+	}
+}
+
 // printTrustCommands names, before enabling, the slash commands the
 // extension adds.
 func (x *extCLI) printTrustCommands(t extensions.Trust) {

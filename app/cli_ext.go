@@ -242,6 +242,7 @@ func (x *extCLI) printInfo(i extensions.Info) {
 		fmt.Fprintf(x.out, "  skill %s — %s\n", s.Name, s.Description)
 	}
 	x.printCommands(i)
+	x.printAgents(i)
 	for _, o := range i.Options {
 		fmt.Fprintf(x.out, "  setting %s (%s) = %s\n", o.Key, o.Title, optionText(o))
 	}
