@@ -225,3 +225,29 @@ func TestTaskModelAliasesAndUnknownAgent(t *testing.T) {
 		t.Errorf("odd's notes %q lack the unmapped model", notes)
 	}
 }
+
+// A child's command asks the same approver as the conversation's, naming
+// the agent; a denial reaches the child as the call's result.
+func TestChildCallsAreApprovedLikeTheParents(t *testing.T) {
+	runner := lifecycle.Agent{Name: "runner", Type: "fx:runner", Description: "runs things", Tools: []string{"Bash"}, Prompt: "run"}
+	e := agentEnv(t, runner)
+	e.approver.answers = []Decision{Deny}
+	e.server.Push(
+		llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "task", Args: `{"subagent_type":"runner","description":"d","prompt":"p"}`}}},
+		llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "run_command", Args: `{"command":"echo hi"}`}}},
+		llmtest.Reply{Text: "could not run it"},
+		llmtest.Reply{Text: "done"},
+	)
+	s := e.newSession()
+	e.send(s, "go")
+	e.approver.mu.Lock()
+	reqs := append([]ApprovalRequest(nil), e.approver.requests...)
+	e.approver.mu.Unlock()
+	if len(reqs) != 1 || reqs[0].Agent != "fx:runner" || reqs[0].Tool != "run_command" || reqs[0].Session == s.ID() {
+		t.Fatalf("approval requests %+v, want one for the runner's command in its own session", reqs)
+	}
+	child := e.server.Requests()[2]
+	if got := toolResults(child); len(got) != 1 || !strings.Contains(got[0], "denied") {
+		t.Errorf("the child read %q, want the denial", got)
+	}
+}
