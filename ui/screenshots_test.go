@@ -79,26 +79,3 @@ func capture(t *testing.T, w fyne.Window, name string) {
 	}
 	t.Logf("wrote %s", path)
 }
-
-// The delegated task block (docs/extensions.md): a plugin agent's run,
-// expanded, under the parent's answer.
-func TestScreenshotSubagent(t *testing.T) {
-	h, model := agentsHarness(t)
-	delegation(model)
-	u := h.open(true)
-	u.main.Resize(fyne.NewSize(1100, 760))
-	u.chat.projectBtn.SetText("project: ~/src/sync")
-	u.chat.onSend("Where is the retry code?")
-	h.loop.waitFor(t, "the turn to end", func() bool {
-		return u.chat.session != nil && !u.chat.session.Busy() && strings.Contains(windowText(u.main), "The explorer found")
-	})
-	test.Tap(findButton(u.main.Content(), "explorer — find the retry code"))
-	h.loop.waitFor(t, "the child's transcript", func() bool {
-		h.relayout(u.main)
-		return strings.Contains(windowText(u.main), "grep func Retry")
-	})
-	u.setAppearance("dark")
-	h.relayout(u.main)
-	h.loop.runQueued()
-	capture(t, u.main, "subagent-dark.png")
-}
