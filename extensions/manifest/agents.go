@@ -79,7 +79,20 @@ func (l *loader) addAgent(real, rel string) {
 		l.note("skipped agent %s: more than %d agents", rel, maxAgents)
 		return
 	}
+	if !knownModel(a.Model) {
+		l.note("agent %s asks for model %q, which AgentDesk does not map: it runs on the session's model", a.Name, a.Model)
+	}
 	l.pkg.Agents = append(l.pkg.Agents, a)
+}
+
+// knownModel: no model, inherit, or an alias Preferences maps (sonnet,
+// opus, haiku). Anything else runs on the session's model.
+func knownModel(m string) bool {
+	switch strings.ToLower(m) {
+	case "", "inherit", "sonnet", "opus", "haiku":
+		return true
+	}
+	return false
 }
 
 // readAgent parses one agent file; problem says why it is not offered.
