@@ -251,3 +251,35 @@ func TestChildCallsAreApprovedLikeTheParents(t *testing.T) {
 		t.Errorf("the child read %q, want the denial", got)
 	}
 }
+
+// Stop while a child waits for approval stops the child and the turn.
+func TestStopStopsTheChildAndTheParent(t *testing.T) {
+	runner := lifecycle.Agent{Name: "runner", Type: "fx:runner", Description: "runs things", Tools: []string{"Bash"}, Prompt: "run"}
+	e := agentEnv(t, runner)
+	e.approver.requested = make(chan ApprovalRequest, 1)
+	e.server.Push(
+		llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "task", Args: `{"subagent_type":"runner","description":"d","prompt":"p"}`}}},
+		llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "run_command", Args: `{"command":"echo hi"}`}}},
+		llmtest.Reply{Text: "never asked for"},
+	)
+	s := e.newSession()
+	s.Submit("go")
+	<-e.approver.requested
+	s.Stop()
+	e.idle(s)
+	if n := len(e.server.Requests()); n != 2 {
+		t.Errorf("%d requests after Stop, want 2 (the parent's, the child's)", n)
+	}
+	var status string
+	for _, en := range s.Entries() {
+		if en.Host != nil && en.Host.Kind == HostAgent {
+			status = en.Host.Status
+		}
+	}
+	if status != ChildStopped {
+		t.Errorf("agent entry status %q, want %q", status, ChildStopped)
+	}
+	if e.life.count("SubagentStop") != 0 {
+		t.Errorf("SubagentStop fired for a stopped child: %q", e.life.Calls())
+	}
+}
