@@ -45,7 +45,9 @@ func TestRunDelegatesToAPluginAgent(t *testing.T) {
 	c, url := cliWithRepo(t, "probe", agentsPlugin)
 	c.env = append(c.env, "AGENTDESK_BASE_URL="+server.URL, "AGENTDESK_MODEL=m")
 	c.ok("ext", "install", url)
-	c.ok("ext", "enable", "probe", "--yes")
+	if out := c.ok("ext", "enable", "probe", "--yes"); !strings.Contains(out, "It adds these agents") || !strings.Contains(out, "explorer, reviewer") {
+		t.Errorf("ext enable does not name the agents:\n%s", out)
+	}
 	if show := c.ok("ext", "show", "probe"); !strings.Contains(show, "agent explorer — Explores the code base") || !strings.Contains(show, "tools: Read, Grep, WebFetch") {
 		t.Errorf("ext show lacks the agents:\n%s", show)
 	}

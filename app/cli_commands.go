@@ -52,6 +52,18 @@ func (x *extCLI) printTrustCommands(t extensions.Trust) {
 	fmt.Fprintf(x.out, "It adds these slash commands (their text goes to the model when you type them; nothing in them runs): %s\n", strings.Join(names, " "))
 }
 
+// printTrustAgents names, before enabling, the agents the extension adds.
+func (x *extCLI) printTrustAgents(t extensions.Trust) {
+	if len(t.Agents) == 0 {
+		return
+	}
+	var names []string
+	for _, a := range t.Agents {
+		names = append(names, a.Name)
+	}
+	fmt.Fprintf(x.out, "It adds these agents (the model may hand them tasks; their edits and commands ask as usual): %s\n", strings.Join(names, ", "))
+}
+
 // commandConflicts notes the commands of info that run only namespaced:
 // another enabled extension or AgentDesk itself has the short name.
 func commandConflicts(info extensions.Info, set lifecycle.CommandSet) []string {

@@ -280,6 +280,7 @@ func (x *extCLI) enable(ctx context.Context, a cmdArgs) error {
 		}
 	} else {
 		x.printTrustCommands(t)
+		x.printTrustAgents(t)
 	}
 	if err := x.setOptions(ctx, id, a.all["config"], !a.bools["yes"]); err != nil {
 		return err
@@ -359,6 +360,7 @@ func (x *extCLI) printTrust(t extensions.Trust) {
 		}
 	}
 	x.printTrustCommands(t)
+	x.printTrustAgents(t)
 	if t.Diff != nil && !t.Diff.Empty() {
 		fmt.Fprintln(x.out, "Changed since you last trusted it:")
 		for _, line := range extensions.DiffLines(*t.Diff) {

@@ -329,6 +329,11 @@ func (p *extensionsPane) showTrust(t extensions.Trust) {
 			fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
 		content.Add(monoBlock(strings.Join(commandLines(t.ID, t.Commands, nil), "\n")))
 	}
+	if len(t.Agents) > 0 {
+		content.Add(widget.NewLabelWithStyle("Agents it adds (the model may hand them tasks; their edits and commands ask you as usual)",
+			fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
+		content.Add(monoBlock(strings.Join(agentLines(t.Agents), "\n")))
+	}
 	content.Add(newSecondaryLabel("${CLAUDE_PLUGIN_ROOT} is "+t.PluginRoot+"\n${CLAUDE_PLUGIN_DATA} is "+t.PluginData+
 		"\nHooks run without a shell, in the project folder, with a minimal environment and no API keys.",
 		fyne.TextWrapBreak))
