@@ -68,6 +68,7 @@ type ApprovalRequest struct {
 func (r ApprovalRequest) ForDisplay() ApprovalRequest {
 	v := safetext.Visible
 	r.Tool, r.Summary, r.Forced, r.OriginalSummary = v(r.Tool), v(r.Summary), v(r.Forced), v(r.OriginalSummary)
+	r.Agent = v(r.Agent) // a plugin's agent name
 	r.Preview = previewForDisplay(r.Preview)
 	if r.Original != nil {
 		original := previewForDisplay(*r.Original)

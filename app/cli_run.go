@@ -300,7 +300,7 @@ func (c *cliApprover) Request(ctx context.Context, req agent.ApprovalRequest) ag
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if req.Agent != "" {
-		fmt.Fprintf(c.out, "\n%s (agent %s) wants to run:\n", req.Tool, safetext.Visible(req.Agent))
+		fmt.Fprintf(c.out, "\n%s (agent %s) wants to run:\n", req.Tool, req.Agent)
 	} else {
 		fmt.Fprintf(c.out, "\n%s wants to run:\n", req.Tool)
 	}
