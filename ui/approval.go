@@ -63,9 +63,10 @@ func (a *approvalDialogs) next() {
 	req := a.queue[0]
 	a.queue = a.queue[1:]
 	a.current = &req
-	title := "Allow " + req.Tool + "?"
-	if req.Agent != "" { // a delegated task's call: same rules, and who asks
-		title = "Allow " + req.Tool + " for agent " + req.Agent + "?"
+	shown := req.ForDisplay()
+	title := "Allow " + shown.Tool + "?"
+	if shown.Agent != "" { // a delegated task's call: same rules, and who asks
+		title = "Allow " + shown.Tool + " for agent " + shown.Agent + "?"
 	}
 	a.dlg = dialog.NewCustomWithoutButtons(title, a.content(req), a.c.u.main)
 	height := float32(480)
