@@ -67,6 +67,12 @@ type Config struct {
 
 	// Commands are the enabled extensions' slash commands; nil: none.
 	Commands lifecycle.CommandSource
+	// Agents are the enabled extensions' subagent types; nil: none, and
+	// no task tool.
+	Agents lifecycle.AgentSource
+	// SubagentModel maps an agent's model alias (sonnet, opus, haiku) to a
+	// model of the current provider; nil or "": the session's model.
+	SubagentModel func(alias string) string
 }
 
 // Agent opens projects and sessions.

@@ -45,6 +45,9 @@ func ParsePolicy(s string) (Policy, error) {
 type ApprovalRequest struct {
 	ID      int64
 	Session string
+	// Agent is the agent_type of the child making the call ("" for the
+	// conversation itself): the same approval applies, and says who asks.
+	Agent   string
 	Tool    string
 	Summary string // one line, e.g. "run_command go test ./..."
 	Preview tools.Preview
@@ -65,6 +68,7 @@ type ApprovalRequest struct {
 func (r ApprovalRequest) ForDisplay() ApprovalRequest {
 	v := safetext.Visible
 	r.Tool, r.Summary, r.Forced, r.OriginalSummary = v(r.Tool), v(r.Summary), v(r.Forced), v(r.OriginalSummary)
+	r.Agent = v(r.Agent) // a plugin's agent name
 	r.Preview = previewForDisplay(r.Preview)
 	if r.Original != nil {
 		original := previewForDisplay(*r.Original)

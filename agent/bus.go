@@ -52,6 +52,9 @@ type Stream struct {
 	Text      string
 	Reasoning string
 	Version   int // bumps on every delta, so consumers can skip unchanged snapshots
+	// Session is whose message it is: the session's own, or a child's (a
+	// Ralph round, a delegated task), which the CLI keeps off stdout.
+	Session string
 }
 
 // Bus carries a session's events to one consumer (a chat view or the CLI)
@@ -90,9 +93,10 @@ func (b *Bus) Publish(e Event) {
 	b.signal()
 }
 
-// Delta adds streamed text to the current snapshot.
-func (b *Bus) Delta(d llm.Delta) {
+// Delta adds streamed text of session's message to the current snapshot.
+func (b *Bus) Delta(session string, d llm.Delta) {
 	b.mu.Lock()
+	b.stream.Session = session
 	if d.Kind == llm.PartReasoning {
 		b.reasoning.WriteString(d.Text)
 	} else {

@@ -26,6 +26,7 @@ const (
 	HostContext    HostKind = "context"    // an extension added hidden context (marker)
 	HostCompaction HostKind = "compaction" // older messages were summarised
 	HostRalph      HostKind = "ralph"      // one Ralph round
+	HostAgent      HostKind = "agent"      // one delegated task (the task tool's child run)
 	HostInfo       HostKind = "info"       // answers to host commands
 	HostTruncated  HostKind = "truncated"  // the answer above hit the output token limit
 )
@@ -37,11 +38,18 @@ type Host struct {
 	Label  string   `json:"label,omitempty"`  // display name of the source
 	Event  string   `json:"event,omitempty"`
 	Text   string   `json:"text"`
-	// HostRalph: the round's child session and progress.
+	// HostRalph and HostAgent: the child session and its progress.
 	Child  string `json:"child,omitempty"`
 	Round  int    `json:"round,omitempty"`
 	Rounds int    `json:"rounds,omitempty"`
 	Status string `json:"status,omitempty"`
+	// HostAgent: the agent (as offered to the model), its colour as the
+	// agent file gives it, notes on what it lacks, and the start of its
+	// answer (or why it failed).
+	Agent  string   `json:"agent,omitempty"`
+	Color  string   `json:"color,omitempty"`
+	Notes  []string `json:"notes,omitempty"`
+	Answer string   `json:"answer,omitempty"`
 	// HostNotice about a hook failure: the pane can be opened from it.
 	Extension bool `json:"extension,omitempty"`
 	// HostError or HostStopped of a prompt the model never answered: the

@@ -37,7 +37,9 @@ type fakeLifecycle struct {
 	notified   chan lifecycle.NotificationEvent // Notification hooks, fired and forgotten by the loop
 	stop       func(lifecycle.StopEvent) lifecycle.Verdict
 	preCompact func(lifecycle.CompactEvent) lifecycle.HookResult
+	subStop    func(lifecycle.SubagentStopEvent) lifecycle.Verdict
 	toolEvents []lifecycle.ToolEvent
+	subStops   []lifecycle.SubagentStopEvent
 	ended      []lifecycle.SessionEndEvent
 }
 
@@ -178,6 +180,17 @@ func (f *fakeLifecycle) PreCompact(_ context.Context, ev lifecycle.CompactEvent)
 	return lifecycle.HookResult{}
 }
 
+func (f *fakeLifecycle) SubagentStop(_ context.Context, ev lifecycle.SubagentStopEvent) lifecycle.Verdict {
+	f.record(fmt.Sprintf("SubagentStop:%s:%v", ev.AgentType, ev.Active))
+	f.mu.Lock()
+	f.subStops = append(f.subStops, ev)
+	f.mu.Unlock()
+	if f.subStop != nil {
+		return f.subStop(ev)
+	}
+	return lifecycle.Verdict{}
+}
+
 func (f *fakeLifecycle) Enabled() []string {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -242,6 +255,8 @@ type env struct {
 	deadlines func(*llm.Config)
 	commands  lifecycle.CommandSource // extension slash commands; nil: none
 	attention Attention               // nil: none, as on the command line
+	agents    lifecycle.AgentSource   // extension agents; nil: none
+	models    func(string) string     // subagent model aliases; nil: none
 }
 
 func newEnv(t *testing.T) *env { return newEnvOn(t, llmtest.NewOpenAI(t)) }
@@ -275,6 +290,7 @@ func (e *env) open() {
 	e.agent = New(Config{DB: db, Lifecycle: e.life, Skills: e.life, Approver: e.approver, HomeDir: e.home,
 		TranscriptDir: filepath.Join(filepath.Dir(e.dbPath), "transcripts"),
 		Policy:        func() Policy { return e.policy }, Commands: e.commands, Attention: e.attention,
+		Agents: e.agents, SubagentModel: e.models,
 		Provider: func() (llm.Provider, llm.Config, error) {
 			cfg := e.server.Config()
 			cfg.ContextWindow = e.window

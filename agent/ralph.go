@@ -10,7 +10,6 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/agentdesk/agentdesk/agent/lifecycle"
 	"github.com/agentdesk/agentdesk/agent/llm"
 	"github.com/agentdesk/agentdesk/storage"
 )
@@ -69,7 +68,7 @@ func dropFields(s string, n int) string {
 // ralph runs fresh-context child rounds on the task. Each round sees the
 // system prompt, the task and the progress file on disk, never this
 // session's conversation; SubagentStart context goes into that round
-// only.
+// only. Each round is one child run (child.go).
 func (s *Session) ralph(ctx context.Context, args string) {
 	rounds, task, err := parseRalph(args, s.a.cfg.RalphRounds())
 	if err != nil {
@@ -103,29 +102,21 @@ func writeProgressFile(path, task string) error {
 }
 
 func (s *Session) ralphRound(ctx context.Context, task, progress string, round, rounds int) string {
-	child, err := s.a.cfg.DB.CreateSession(ctx, storage.Session{ID: newID(), ProjectID: s.info.ProjectID,
-		ParentID: s.info.ID, Kind: storage.KindRalph, Title: fmt.Sprintf("Ralph round %d/%d", round, rounds)})
-	if err != nil {
-		s.host(ctx, Host{Kind: HostError, Text: err.Error()})
+	entry := Host{Kind: HostRalph, Round: round, Rounds: rounds, Text: task, Status: RalphRunning}
+	def := childDef{agentType: "ralph", kind: storage.KindRalph, title: fmt.Sprintf("Ralph round %d/%d", round, rounds),
+		instructions: ralphInstructions(progress, round, rounds), round: round, turns: maxStepsPerTurn,
+		prompt: fmt.Sprintf("Task:\n\n%s\n\nProgress file: %s", task, progress)}
+	run := s.runChild(ctx, def, func(id string) {
+		entry.Child = id
+		s.host(ctx, entry)
+	})
+	if run.id == "" {
+		s.host(ctx, Host{Kind: HostError, Text: run.err.Error()})
 		return RalphFailed
 	}
-	entry := Host{Kind: HostRalph, Child: child.ID, Round: round, Rounds: rounds, Text: task, Status: RalphRunning}
-	s.host(ctx, entry)
-	res := s.a.cfg.Lifecycle.SubagentStart(s.reporting(ctx), lifecycle.SubagentEvent{SessionID: child.ID, ParentSessionID: s.info.ID,
-		ProjectDir: s.project, PermissionMode: s.permissionMode(), AgentID: child.ID, AgentType: "ralph", Round: round})
-	s.notices(ctx, res.Notices)
-
-	th := &thread{session: child.ID}
-	system := func() string { return s.childSystem(res.Blocks, progress, round, rounds) }
-	prompt := fmt.Sprintf("Task:\n\n%s\n\nProgress file: %s", task, progress)
-	_, err = s.append(ctx, th, Entry{Role: llm.RoleUser, Parts: []llm.Part{{Kind: llm.PartText, Text: prompt}}})
-	var final llm.Message
-	if err == nil {
-		final, err = s.converse(ctx, th, system, 0)
-	}
-	entry.Status = ralphOutcome(ctx, final, err)
-	if err != nil && entry.Status == RalphFailed {
-		entry.Text = err.Error()
+	entry.Status = ralphOutcome(ctx, run.final, run.err)
+	if run.err != nil && entry.Status == RalphFailed {
+		entry.Text = run.err.Error()
 	}
 	s.host(ctx, entry)
 	return entry.Status
@@ -144,28 +135,6 @@ func ralphOutcome(ctx context.Context, final llm.Message, err error) string {
 		}
 	}
 	return RalphContinue
-}
-
-// childSystem is a Ralph round's system prompt: the same base, AGENTS.md
-// and skills as the session, the round's instructions, and only the
-// SubagentStart context of enabled extensions.
-func (s *Session) childSystem(blocks []lifecycle.ContextBlock, progress string, round, rounds int) string {
-	enabled := map[string]bool{}
-	for _, id := range s.a.cfg.Lifecycle.Enabled() {
-		enabled[id] = true
-	}
-	var ext []lifecycle.ContextBlock
-	for _, b := range blocks {
-		if enabled[b.Source] && strings.TrimSpace(b.Text) != "" {
-			ext = append(ext, b)
-		}
-	}
-	catalog := s.Catalog()
-	s.mu.Lock()
-	agents := s.agents
-	s.mu.Unlock()
-	return systemPrompt{Project: s.project, Agents: agents, Skills: catalog.Prompt(),
-		Extra: ralphInstructions(progress, round, rounds), Extension: ext}.String()
 }
 
 func ralphInstructions(progress string, round, rounds int) string {

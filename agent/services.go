@@ -74,6 +74,17 @@ func (s Settings) SavePolicy(ctx context.Context, p Policy) error { return SaveP
 // RalphRounds reads the default number of Ralph rounds.
 func (s Settings) RalphRounds(ctx context.Context) int { return LoadRalphRounds(ctx, s.db) }
 
+// SubagentModel is the model agents asking for alias (sonnet, opus,
+// haiku) run on; "" is the session's.
+func (s Settings) SubagentModel(ctx context.Context, alias string) string {
+	return LoadSubagentModel(ctx, s.db, alias)
+}
+
+// SaveSubagentModel stores it.
+func (s Settings) SaveSubagentModel(ctx context.Context, alias, model string) error {
+	return SaveSubagentModel(ctx, s.db, alias, model)
+}
+
 // SaveRalphRounds stores it.
 func (s Settings) SaveRalphRounds(ctx context.Context, n int) error {
 	return SaveRalphRounds(ctx, s.db, n)

@@ -46,8 +46,9 @@ type Session struct {
 	turnRoom int // bytes of extension context the running turn may still add
 }
 
-// thread is one model conversation: the session's main thread or a Ralph
-// round. Entries with Seq >= start are in the model's context.
+// thread is one model conversation: the session's main thread or a
+// child's (a Ralph round, a delegated task). Entries with Seq >= start
+// are in the model's context.
 type thread struct {
 	session string
 	entries []Entry
@@ -55,6 +56,13 @@ type thread struct {
 	// only narrows the built-in tools to these names (a child agent's
 	// allowlist); nil: all of them.
 	only map[string]bool
+	// A child's: its agent_type for hooks, the model it runs on ("" is
+	// the session's) and its bound on model calls (0: maxStepsPerTurn).
+	agentType string
+	model     string
+	maxSteps  int
+	// transcript is the JSONL file hooks read for this thread; nil: none.
+	transcript *transcript
 }
 
 // NewSession starts a new session in the project and fires
@@ -114,8 +122,9 @@ func (a *Agent) open(ctx context.Context, info storage.Session, dir string) (*Se
 	s.tools = set
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.agents = findAgentsMD(dir, a.cfg.HomeDir)
-	if a.cfg.TranscriptDir != "" && info.Kind != storage.KindRalph {
+	if a.cfg.TranscriptDir != "" && info.Kind == storage.KindChat {
 		s.transcript = &transcript{path: TranscriptFile(a.cfg.TranscriptDir, info.ID), session: info.ID, project: dir}
+		s.main.transcript = s.transcript
 	}
 	return s, nil
 }
@@ -350,9 +359,9 @@ func (s *Session) append(ctx context.Context, th *thread, e Entry) (Entry, error
 	s.mu.Lock()
 	th.entries = append(th.entries, e)
 	s.mu.Unlock()
-	if th == s.main && s.transcript != nil {
-		if err := s.transcript.add(e); err != nil {
-			s.a.log.Warn("hooks get no transcript_path from now on", "session", s.info.ID, "err", err)
+	if th.transcript != nil {
+		if err := th.transcript.add(e); err != nil {
+			s.a.log.Warn("hooks get no transcript_path from now on", "session", th.session, "err", err)
 		}
 	}
 	s.bus.Publish(Event{Kind: EventEntry, Session: th.session, Entry: e})

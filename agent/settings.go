@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -23,6 +24,7 @@ const (
 	keyProviderMax    = "provider.max_tokens"
 	keyApprovalPolicy = "approval.policy"
 	keyRalphRounds    = "ralph.rounds"
+	keySubagentModel  = "subagent.model." // + sonnet, opus or haiku
 )
 
 // ProviderSettings is the Providers section of Preferences.
@@ -185,6 +187,25 @@ func SaveRalphRounds(ctx context.Context, db *storage.DB, n int) error {
 		return fmt.Errorf("rounds must be from 1 to %d", MaxRalphRounds)
 	}
 	return db.SetSetting(ctx, keyRalphRounds, strconv.Itoa(n))
+}
+
+// SubagentAliases are the model words agent files use that Preferences
+// map to a model of the current provider.
+var SubagentAliases = []string{"sonnet", "opus", "haiku"}
+
+// LoadSubagentModel is the model an agent asking for alias runs on; ""
+// means the session's model (the default: a local server has one).
+func LoadSubagentModel(ctx context.Context, db *storage.DB, alias string) string {
+	v, _, _ := db.Setting(ctx, keySubagentModel+alias)
+	return strings.TrimSpace(v)
+}
+
+// SaveSubagentModel stores it; "" goes back to the session's model.
+func SaveSubagentModel(ctx context.Context, db *storage.DB, alias, model string) error {
+	if !slices.Contains(SubagentAliases, alias) {
+		return fmt.Errorf("unknown model alias %q (want sonnet, opus or haiku)", alias)
+	}
+	return db.SetSetting(ctx, keySubagentModel+alias, strings.TrimSpace(model))
 }
 
 func settings(ctx context.Context, db *storage.DB, keys ...string) (map[string]string, error) {

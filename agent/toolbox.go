@@ -78,7 +78,8 @@ func (s *Session) toolboxFor(th *thread) *toolbox {
 }
 
 // extraTools are the tools beyond the built-ins that th gets this turn.
-// None yet: subagents add the task tool here, MCP the extensions' tools.
 func (s *Session) extraTools(th *thread) []tools.Tool {
-	return nil
+	var extra []tools.Tool
+	extra = append(extra, s.taskTools(th)...) // subagents: the main thread only
+	return extra
 }

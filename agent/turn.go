@@ -120,9 +120,16 @@ func (s *Session) converse(ctx context.Context, th *thread, system func() string
 		return llm.Message{}, err
 	}
 	cfg = cfg.WithDefaults()
+	if th.model != "" {
+		cfg.Model = th.model
+	}
+	steps := maxStepsPerTurn
+	if th.maxSteps > 0 {
+		steps = th.maxSteps
+	}
 	compacted := false
 	box := s.toolboxFor(th)
-	for step := 0; step < maxStepsPerTurn; step++ {
+	for step := 0; step < steps; step++ {
 		req := llm.Request{Model: cfg.Model, System: system(), Messages: s.messages(th), Tools: box.Specs(), MaxTokens: cfg.MaxTokens}
 		est := estimateRequest(req)
 		if turnStart > 0 && !compacted && est >= int(s.a.cfg.CompactThreshold*float64(cfg.ContextWindow)) {
@@ -154,7 +161,10 @@ func (s *Session) converse(ctx context.Context, th *thread, system func() string
 			return llm.Message{}, err
 		}
 	}
-	return llm.Message{}, fmt.Errorf("stopped after %d model calls in one turn; send a new prompt to continue", maxStepsPerTurn)
+	if th != s.main {
+		return llm.Message{}, fmt.Errorf("%s stopped after %d model calls, its limit", th.agentType, steps)
+	}
+	return llm.Message{}, fmt.Errorf("stopped after %d model calls in one turn; send a new prompt to continue", steps)
 }
 
 // stream makes one model call, streaming deltas to the bus, and stores the
@@ -174,7 +184,7 @@ func (s *Session) stream(ctx context.Context, th *thread, prov llm.Provider, cfg
 		if d.Kind == llm.PartText {
 			partial.WriteString(d.Text)
 		}
-		s.bus.Delta(d)
+		s.bus.Delta(th.session, d)
 	})
 	wait.answering()
 	if err == nil && resp.Stop == llm.StopError {
@@ -277,7 +287,7 @@ func (s *Session) runTool(ctx context.Context, th *thread, box *toolbox, call ll
 	if err != nil {
 		return tools.Result{Text: "invalid arguments: " + err.Error(), IsError: true}, false
 	}
-	g, denied := s.preToolUse(ctx, box, tool, call, args, preview)
+	g, denied := s.preToolUse(ctx, th, box, tool, call, args, preview)
 	if denied != nil {
 		return withFeedback(*denied, g.context), false
 	}
@@ -294,7 +304,7 @@ func (s *Session) runTool(ctx context.Context, th *thread, box *toolbox, call ll
 	s.bus.Publish(Event{Kind: EventStatus, Session: s.info.ID, Status: "running " + box.Describe(call.Name, g.args)})
 	res := tool.Run(ctx, g.args)
 	s.bus.Publish(Event{Kind: EventStatus, Session: s.info.ID})
-	return s.postToolUse(ctx, call.Name, call.CallID, g, res), false
+	return s.postToolUse(ctx, th, call.Name, call.CallID, g, res), false
 }
 
 // approved applies the policy, the session's always-allow grants, and
@@ -322,11 +332,11 @@ func (s *Session) approved(ctx context.Context, th *thread, box *toolbox, tool t
 	if s.a.cfg.Approver == nil {
 		return false, nil
 	}
-	if refused := s.permissionRequest(ctx, box, name, g); refused != nil {
+	if refused := s.permissionRequest(ctx, th, box, name, g); refused != nil {
 		return false, refused
 	}
 	s.approvalWaits(name)
-	d := s.a.cfg.Approver.Request(ctx, ApprovalRequest{Session: th.session, Tool: name,
+	d := s.a.cfg.Approver.Request(ctx, ApprovalRequest{Session: th.session, Agent: th.agentType, Tool: name,
 		Summary: box.Describe(name, g.args), Preview: g.preview,
 		Forced: g.forced, Original: g.original, OriginalSummary: g.originalSummary})
 	if d == AllowSession && g.forced == "" {

@@ -26,6 +26,19 @@ func (x *extCLI) printCommands(i extensions.Info) {
 	}
 }
 
+// printAgents lists an extension's agents for `ext show`.
+func (x *extCLI) printAgents(i extensions.Info) {
+	for _, a := range i.Agents {
+		fmt.Fprintf(x.out, "  agent %s — %s\n", a.Name, firstLine(a.Description))
+		if a.Tools != nil {
+			fmt.Fprintf(x.out, "        tools: %s\n", strings.Join(a.Tools, ", "))
+		}
+		if a.Model != "" {
+			fmt.Fprintf(x.out, "        model: %s\n", a.Model)
+		}
+	}
+}
+
 // printTrustCommands names, before enabling, the slash commands the
 // extension adds.
 func (x *extCLI) printTrustCommands(t extensions.Trust) {
@@ -37,6 +50,18 @@ func (x *extCLI) printTrustCommands(t extensions.Trust) {
 		names = append(names, "/"+c.Name)
 	}
 	fmt.Fprintf(x.out, "It adds these slash commands (their text goes to the model when you type them; nothing in them runs): %s\n", strings.Join(names, " "))
+}
+
+// printTrustAgents names, before enabling, the agents the extension adds.
+func (x *extCLI) printTrustAgents(t extensions.Trust) {
+	if len(t.Agents) == 0 {
+		return
+	}
+	var names []string
+	for _, a := range t.Agents {
+		names = append(names, a.Name)
+	}
+	fmt.Fprintf(x.out, "It adds these agents (the model may hand them tasks; their edits and commands ask as usual): %s\n", strings.Join(names, ", "))
 }
 
 // commandConflicts notes the commands of info that run only namespaced:

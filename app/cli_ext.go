@@ -242,6 +242,7 @@ func (x *extCLI) printInfo(i extensions.Info) {
 		fmt.Fprintf(x.out, "  skill %s — %s\n", s.Name, s.Description)
 	}
 	x.printCommands(i)
+	x.printAgents(i)
 	for _, o := range i.Options {
 		fmt.Fprintf(x.out, "  setting %s (%s) = %s\n", o.Key, o.Title, optionText(o))
 	}
@@ -280,6 +281,7 @@ func (x *extCLI) enable(ctx context.Context, a cmdArgs) error {
 		}
 	} else {
 		x.printTrustCommands(t)
+		x.printTrustAgents(t)
 	}
 	if err := x.setOptions(ctx, id, a.all["config"], !a.bools["yes"]); err != nil {
 		return err
@@ -360,6 +362,7 @@ func (x *extCLI) printTrust(t extensions.Trust) {
 		}
 	}
 	x.printTrustCommands(t)
+	x.printTrustAgents(t)
 	if t.Diff != nil && !t.Diff.Empty() {
 		fmt.Fprintln(x.out, "Changed since you last trusted it:")
 		for _, line := range extensions.DiffLines(*t.Diff) {

@@ -129,7 +129,7 @@ func openCLISession(ctx context.Context, ag *agent.Agent, a cmdArgs) (*agent.Ses
 // runPrompt submits the prompt and prints the session's events until it
 // is idle: the answer to stdout, everything else to stderr.
 func runPrompt(ctx context.Context, s *agent.Session, prompt string, stdout, stderr io.Writer) int {
-	p := &cliPrinter{out: stdout, errOut: stderr}
+	p := &cliPrinter{out: stdout, errOut: stderr, session: s.ID()}
 	s.Submit(prompt)
 	done := make(chan struct{})
 	go func() {
@@ -167,7 +167,8 @@ func busWake(ctx context.Context, b *agent.Bus) <-chan struct{} {
 // cliPrinter writes a session's events as a terminal transcript.
 type cliPrinter struct {
 	out, errOut io.Writer
-	printed     int // bytes of the streaming answer already written
+	session     string // the session's own messages go to stdout; its children's are progress, on stderr
+	printed     int    // bytes of the streaming answer already written
 	status      int
 }
 
@@ -178,13 +179,17 @@ func (p *cliPrinter) drain(b *agent.Bus) {
 			p.entry(e.Entry)
 		}
 	}
-	if stream.Active && len(stream.Text) > p.printed {
+	if stream.Active && stream.Session == p.session && len(stream.Text) > p.printed {
 		fmt.Fprint(p.out, safetext.Strip(stream.Text[p.printed:]))
 		p.printed = len(stream.Text)
 	}
 }
 
 func (p *cliPrinter) entry(e agent.Entry) {
+	if e.Session != "" && e.Session != p.session {
+		p.child(e)
+		return
+	}
 	switch e.Role {
 	case llm.RoleAssistant:
 		text := e.Message().Text()
@@ -231,9 +236,48 @@ func (p *cliPrinter) host(h *agent.Host) {
 		fmt.Fprintf(p.errOut, "◇ %s added %s context (%d bytes)\n", h.Source, h.Event, len(h.Text))
 	case agent.HostRalph:
 		fmt.Fprintf(p.errOut, "▸ Ralph round %d/%d: %s\n", h.Round, h.Rounds, h.Status)
+	case agent.HostAgent:
+		fmt.Fprintln(p.errOut, agentLine(h))
 	default:
 		fmt.Fprintln(p.errOut, h.Text)
 	}
+}
+
+// child prints a child's (a delegated task's, a Ralph round's) progress
+// on stderr, indented under its entry: its tool calls and their results,
+// the first line of what it says.
+func (p *cliPrinter) child(e agent.Entry) {
+	switch e.Role {
+	case llm.RoleAssistant:
+		if text := e.Message().Text(); text != "" {
+			fmt.Fprintf(p.errOut, "  │ %s\n", safetext.Strip(firstLine(text)))
+		}
+		for _, c := range e.Message().ToolCalls() {
+			fmt.Fprintf(p.errOut, "  │ ▸ %s %s\n", safetext.Visible(c.Name), safetext.Visible(firstLine(c.Args)))
+		}
+	case llm.RoleTool:
+		for _, r := range e.Parts {
+			mark := "✓"
+			if r.IsError {
+				mark = "✗"
+			}
+			fmt.Fprintf(p.errOut, "  │   %s %s: %s\n", mark, safetext.Visible(r.Name), safetext.Strip(firstLine(r.Text)))
+		}
+	}
+}
+
+// agentLine is a delegated task's entry: who, what, and how it stands.
+func agentLine(h *agent.Host) string {
+	line := fmt.Sprintf("▸ agent %s: %s — %s", safetext.Strip(h.Agent), h.Text, h.Status)
+	if h.Status != agent.ChildRunning && h.Answer != "" {
+		line += ": " + safetext.Strip(firstLine(h.Answer))
+	}
+	if h.Status == agent.ChildRunning { // the notes once, at the start
+		for _, n := range h.Notes {
+			line += "\n  (" + safetext.Strip(n) + ")"
+		}
+	}
+	return line
 }
 
 func firstLine(s string) string {
@@ -255,7 +299,11 @@ func (c *cliApprover) Request(ctx context.Context, req agent.ApprovalRequest) ag
 	req = req.ForDisplay() // the model or a hook wrote it: shown exactly, escapes visible
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	fmt.Fprintf(c.out, "\n%s wants to run:\n", req.Tool)
+	if req.Agent != "" {
+		fmt.Fprintf(c.out, "\n%s (agent %s) wants to run:\n", req.Tool, req.Agent)
+	} else {
+		fmt.Fprintf(c.out, "\n%s wants to run:\n", req.Tool)
+	}
 	if req.Forced != "" {
 		fmt.Fprintf(c.out, "  (%s)\n", req.Forced)
 	}

@@ -252,7 +252,7 @@ func TestHostCommandFromCommandLine(t *testing.T) {
 func TestPreferencesSectionMustExist(t *testing.T) {
 	c := newCLI(t)
 	_, stderr, code := c.run("", "--preferences", "colours")
-	if code != 2 || !strings.Contains(stderr, `no Preferences section "colours"`) || !strings.Contains(stderr, "Providers, Approvals, Agent Extensions, Skills, Advanced") {
+	if code != 2 || !strings.Contains(stderr, `no Preferences section "colours"`) || !strings.Contains(stderr, "Providers, Approvals, Agent Extensions, Skills, Agents, Advanced") {
 		t.Fatalf("exit %d, stderr %q: want a usage error naming the sections", code, stderr)
 	}
 }

@@ -24,7 +24,7 @@ Usage:
   agentdesk                      open the app
   agentdesk --preferences [SECTION]
                                  open the app with Preferences at a section
-                                 (Providers, "Agent Extensions", Skills, Advanced)
+                                 (Providers, Approvals, "Agent Extensions", Skills, Agents, Advanced)
   agentdesk run [--project DIR] [--session ID|--new] [--approve ask|reads|all] PROMPT|--prompt-file PATH|-
                                  run one prompt (or /compact, /ralph …) headless
   agentdesk sessions [--project DIR] [--json]

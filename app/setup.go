@@ -221,7 +221,8 @@ func (c *core) newAgent(approver agent.Approver, policy func() agent.Policy, att
 		StopHookLimit: func() int { return extensions.LoadHookSettings(context.Background(), c.db).StopLimit },
 		ContextCap:    func() int { return extensions.LoadHookSettings(context.Background(), c.db).ContextCapKiB << 10 },
 		CommandEnv:    c.commandEnv(), Logger: c.log, TranscriptDir: c.paths.Transcripts(),
-		Commands: c.disp,
+		Commands: c.disp, Agents: c.disp,
+		SubagentModel: func(alias string) string { return agent.LoadSubagentModel(context.Background(), c.db, alias) },
 	})
 }
 

@@ -132,7 +132,10 @@ func (d *Dispatcher) UserPromptSubmit(ctx context.Context, ev lifecycle.PromptEv
 
 // SubagentStart implements lifecycle.Lifecycle.
 func (d *Dispatcher) SubagentStart(ctx context.Context, ev lifecycle.SubagentEvent) lifecycle.HookResult {
-	in := map[string]any{"agent_id": ev.AgentID, "agent_type": ev.AgentType, "round": ev.Round, "parent_session_id": ev.ParentSessionID}
+	in := map[string]any{"agent_id": ev.AgentID, "agent_type": ev.AgentType, "parent_session_id": ev.ParentSessionID}
+	if ev.Round > 0 {
+		in["round"] = ev.Round
+	}
 	return d.dispatch(ctx, call{event: lifecycle.EventSubagentStart, match: ev.AgentType, session: ev.SessionID, project: ev.ProjectDir,
 		mode: ev.PermissionMode, input: in})
 }
@@ -140,9 +143,9 @@ func (d *Dispatcher) SubagentStart(ctx context.Context, ev lifecycle.SubagentEve
 // call is one lifecycle event to dispatch.
 type call struct {
 	event, match string
-	// alias is another name the matcher may match: Claude Code's name of
-	// the tool whose call this is.
-	alias            string
+	// aliases are other names the matcher may match: Claude Code's names
+	// of the tool whose call this is.
+	aliases          []string
 	anyMatch         bool
 	session, project string
 	transcript       string // transcript_path
@@ -162,7 +165,12 @@ func (c call) meets(cond string) bool {
 		return true
 	}
 	input, _ := c.input["tool_input"].(json.RawMessage)
-	return compiled.Match(c.match, c.alias, input, c.project)
+	for _, alias := range c.aliases {
+		if compiled.Match(c.match, alias, input, c.project) {
+			return true
+		}
+	}
+	return compiled.Match(c.match, "", input, c.project)
 }
 
 // stdin is the hook's JSON input: the common fields plus the event's.
@@ -247,6 +255,19 @@ func mergeContext(results []extResult) lifecycle.HookResult {
 	return out
 }
 
+// matches tests a compiled matcher against the call's name and aliases.
+func (c call) matches(m manifest.Matcher) bool {
+	if m.Match(c.match) {
+		return true
+	}
+	for _, alias := range c.aliases {
+		if alias != "" && m.Match(alias) {
+			return true
+		}
+	}
+	return false
+}
+
 // matching returns the hooks of x for c in manifest order, each (argv)
 // once, without inactive ones.
 func matching(pkg *manifest.Package, c call) []manifest.Hook {
@@ -258,7 +279,7 @@ func matching(pkg *manifest.Package, c call) []manifest.Hook {
 		}
 		if !c.anyMatch {
 			m, err := manifest.CompileMatcher(h.Matcher)
-			if err != nil || !(m.Match(c.match) || c.alias != "" && m.Match(c.alias)) {
+			if err != nil || !c.matches(m) {
 				continue
 			}
 		}

@@ -54,7 +54,7 @@ func newLoopEnv(t *testing.T, repos map[string]*gittest.Repo, enable ...string) 
 
 func (l *loopEnv) startAgent() {
 	l.disp = NewDispatcher(l.m, DispatcherConfig{HookPATH: func() string { return testPATH }})
-	l.agent = agent.New(agent.Config{DB: l.db, Lifecycle: l.disp, Skills: l.disp, Commands: l.disp, Policy: func() agent.Policy { return agent.PolicyNever },
+	l.agent = agent.New(agent.Config{DB: l.db, Lifecycle: l.disp, Skills: l.disp, Commands: l.disp, Agents: l.disp, Policy: func() agent.Policy { return agent.PolicyNever },
 		HomeDir: filepath.Join(l.home, "home"), Provider: func() (llm.Provider, llm.Config, error) {
 			cfg := l.model.Config()
 			p, err := agent.NewProvider(cfg)

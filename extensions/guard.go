@@ -74,8 +74,11 @@ func toolCall(event string, ev lifecycle.ToolEvent) call {
 		// the failures hooks see are never interrupts.
 		in["error"], in["is_interrupt"] = ev.Error, false
 	}
-	return call{event: event, match: ev.Tool, alias: ev.ClaudeTool, session: ev.SessionID, project: ev.ProjectDir,
-		transcript: ev.TranscriptPath, mode: ev.PermissionMode, input: in}
+	if ev.AgentType != "" { // a child's call, as Claude Code marks one
+		in["agent_id"], in["agent_type"] = ev.AgentID, ev.AgentType
+	}
+	return call{event: event, match: ev.Tool, aliases: append([]string{ev.ClaudeTool}, ev.ClaudeAliases...), session: ev.SessionID,
+		project: ev.ProjectDir, transcript: ev.TranscriptPath, mode: ev.PermissionMode, input: in}
 }
 
 // PreToolUse implements lifecycle.Guard. Any extension's deny denies; an
@@ -135,12 +138,22 @@ func (d *Dispatcher) Stop(ctx context.Context, ev lifecycle.StopEvent) lifecycle
 	return mergeVerdict(d.run(ctx, c))
 }
 
+// SubagentStop implements lifecycle.Guard: the matcher sees the agent
+// type, as for SubagentStart; a block continues the child.
+func (d *Dispatcher) SubagentStop(ctx context.Context, ev lifecycle.SubagentStopEvent) lifecycle.Verdict {
+	c := call{event: lifecycle.EventSubagentStop, match: ev.AgentType, session: ev.SessionID, project: ev.ProjectDir,
+		transcript: ev.TranscriptPath, mode: ev.PermissionMode,
+		input: map[string]any{"agent_id": ev.AgentID, "agent_type": ev.AgentType, "agent_transcript_path": ev.AgentTranscript,
+			"last_assistant_message": ev.LastMessage, "stop_hook_active": ev.Active}}
+	return mergeVerdict(d.run(ctx, c))
+}
+
 // SessionEnd implements lifecycle.Guard: the matcher sees the reason; the
 // output is ignored (runs and failures are still recorded).
 func (d *Dispatcher) SessionEnd(ctx context.Context, ev lifecycle.SessionEndEvent) {
 	d.run(ctx, call{event: lifecycle.EventSessionEnd, match: ev.Reason, session: ev.SessionID, project: ev.ProjectDir,
 		transcript: ev.TranscriptPath, quiet: true,
-		input:      map[string]any{"reason": ev.Reason}})
+		input: map[string]any{"reason": ev.Reason}})
 }
 
 // UserPromptExpansion implements lifecycle.Guard: the matcher sees the
@@ -149,7 +162,7 @@ func (d *Dispatcher) SessionEnd(ctx context.Context, ev lifecycle.SessionEndEven
 func (d *Dispatcher) UserPromptExpansion(ctx context.Context, ev lifecycle.ExpansionEvent) lifecycle.Verdict {
 	in := map[string]any{"expansion_type": "slash_command", "command_name": ev.Command, "command_args": ev.Args,
 		"command_source": "plugin", "prompt": ev.Prompt}
-	return mergeVerdict(d.run(ctx, call{event: lifecycle.EventUserPromptExpansion, match: ev.Command, alias: ev.Short,
+	return mergeVerdict(d.run(ctx, call{event: lifecycle.EventUserPromptExpansion, match: ev.Command, aliases: []string{ev.Short},
 		session: ev.SessionID, project: ev.ProjectDir, transcript: ev.TranscriptPath, mode: ev.PermissionMode, input: in}))
 }
 

@@ -47,6 +47,7 @@ type Info struct {
 	Hooks          []Hook    `json:"hooks"`
 	Skills         []Skill   `json:"skills"`
 	Commands       []Command `json:"commands"`
+	Agents         []Agent   `json:"agents"`
 	Diagnostics    []string  `json:"diagnostics"`
 	LastError      string    `json:"last_error"`
 	ReviewReason   string    `json:"review_reason,omitempty"`
@@ -114,6 +115,18 @@ type Command struct {
 	AllowedTools []string `json:"allowed_tools,omitempty"` // shown only: approvals are never skipped
 }
 
+// Agent is one subagent type the extension contributes (ext show --json,
+// the card). Tools are as written, in Claude Code's names.
+type Agent struct {
+	Name        string   `json:"name"`
+	Path        string   `json:"path"`
+	Description string   `json:"description"`
+	Tools       []string `json:"tools,omitempty"` // absent: every tool a child may have
+	Model       string   `json:"model,omitempty"`
+	MaxTurns    int      `json:"max_turns,omitempty"`
+	Color       string   `json:"color,omitempty"`
+}
+
 // Run is one recorded hook run.
 type Run struct {
 	Time       time.Time `json:"time"`
@@ -152,7 +165,7 @@ func (m *Manager) load(ctx context.Context, e storage.Extension, withRuns bool) 
 		Plugin: e.Plugin, PluginSource: pluginSourceText(e.PluginSource),
 		PreviousCommit: e.PreviousCommit, Enabled: e.Enabled, LastError: e.LastError, ReviewReason: e.ReviewReason,
 		InstalledAt: e.InstalledAt, UpdatedAt: e.UpdatedAt, Dir: dir, DataDir: m.store.dataDir(e.ID),
-		Hooks: []Hook{}, Skills: []Skill{}, Commands: []Command{}, Diagnostics: []string{}, Lingering: childproc.Lingering(e.ID)}
+		Hooks: []Hook{}, Skills: []Skill{}, Commands: []Command{}, Agents: []Agent{}, Diagnostics: []string{}, Lingering: childproc.Lingering(e.ID)}
 	slices.Sort(info.Lingering)
 	pkg, hash, err := m.version(ctx, e.ID, e.ActiveCommit)
 	if err == nil {
@@ -193,6 +206,7 @@ func (i *Info) fill(pkg *manifest.Package) {
 		i.Skills = append(i.Skills, Skill{Name: s.Name, Path: s.Dir, Description: s.Description})
 	}
 	i.Commands = append(i.Commands, commandsOf(pkg)...)
+	i.Agents = append(i.Agents, agentsOf(pkg)...)
 	i.Diagnostics = append(i.Diagnostics, pkg.Diagnostics...)
 }
 

@@ -35,6 +35,9 @@ type Trust struct {
 	PluginRoot, PluginData string
 	// Commands are its slash commands: shown, they run nothing.
 	Commands []Command
+	// Agents are its subagents: shown; the model may delegate to them,
+	// and their calls are approved like any other.
+	Agents []Agent
 }
 
 // NeedsConfirmation reports whether the trust dialog must be shown; an
@@ -53,7 +56,8 @@ func (m *Manager) TrustPrompt(ctx context.Context, id string) (Trust, error) {
 		return Trust{}, err
 	}
 	t := Trust{ID: id, Name: displayName(pkg.Manifest), Hash: hash, Reason: e.ReviewReason, Warning: TrustWarning,
-		PluginRoot: m.store.versionDir(id, e.ActiveCommit), PluginData: m.store.dataDir(id), Commands: commandsOf(pkg)}
+		PluginRoot: m.store.versionDir(id, e.ActiveCommit), PluginData: m.store.dataDir(id), Commands: commandsOf(pkg),
+		Agents: agentsOf(pkg)}
 	def := LoadHookSettings(ctx, m.db).DefaultTimeout
 	for _, h := range pkg.Hooks {
 		v := Hook{Event: h.Event, Matcher: h.Matcher, If: h.If, Argv: h.Argv, TimeoutS: h.Timeout, Key: h.Key(), Inactive: h.Inactive}

@@ -25,6 +25,8 @@ targeted=(
 	"./extensions/ ^BenchmarkSlowPromptHooks$ 30x"
 	"./extensions/ ^BenchmarkPreToolUseOverhead$ 200x"
 	"./ui/ ^BenchmarkSessionWalkMemory$ 1x"
+	"./agent/ ^BenchmarkChildStart$ 50x"
+	"./ui/ ^BenchmarkChatChildStream$ 3x"
 )
 
 gotest() {
@@ -84,6 +86,10 @@ summary() {
 	b=BenchmarkSessionWalkMemory
 	row "RSS, 20 sessions x 500 msgs" "back at the first $(metric $b rss-back-MiB) MiB" "first $(metric $b rss-first-MiB) MiB" \
 		"$(metric $b rss-ratio)x (<= 1.3)"
+
+	row "child start, host time" "$(metric BenchmarkChildStart ms/child) ms" "-" "(<= 20 ms)"
+	b=BenchmarkChatChildStream
+	row "chat redraws, child streaming" "$(metric $b redraws/s) redraws/s" "30 redraws/s" "$(calc "$(metric $b redraws/s) / 30")x (<= 1)"
 
 	b=BenchmarkFetchVsGitClone5MB
 	row "fetch 5 MB, go-git in process" "$(metric $b fetch-median-ms) ms, heap $(metric $b peak-heap-MiB) MiB" \

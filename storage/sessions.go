@@ -15,6 +15,7 @@ var ErrNotFound = errors.New("not found")
 const (
 	KindChat  = "chat"
 	KindRalph = "ralph" // a Ralph round: a fresh-context child of a chat session
+	KindAgent = "agent" // a delegated task: a subagent's fresh-context child run
 )
 
 // Session is one conversation in a project.

@@ -63,7 +63,12 @@ func (a *approvalDialogs) next() {
 	req := a.queue[0]
 	a.queue = a.queue[1:]
 	a.current = &req
-	a.dlg = dialog.NewCustomWithoutButtons("Allow "+req.Tool+"?", a.content(req), a.c.u.main)
+	shown := req.ForDisplay()
+	title := "Allow " + shown.Tool + "?"
+	if shown.Agent != "" { // a delegated task's call: same rules, and who asks
+		title = "Allow " + shown.Tool + " for agent " + shown.Agent + "?"
+	}
+	a.dlg = dialog.NewCustomWithoutButtons(title, a.content(req), a.c.u.main)
 	height := float32(480)
 	if req.Original != nil {
 		height = 600 // the rewrite and the original, both in full

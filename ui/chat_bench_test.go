@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"github.com/agentdesk/agentdesk/agent"
+	"github.com/agentdesk/agentdesk/agent/lifecycle"
 	"github.com/agentdesk/agentdesk/agent/llm"
 	"github.com/agentdesk/agentdesk/agent/llm/llmtest"
 	"github.com/agentdesk/agentdesk/extensions"
@@ -48,6 +49,12 @@ type benchUI struct {
 
 func newBenchUI(b *testing.B, provider func() (llm.Provider, llm.Config, error)) *benchUI {
 	b.Helper()
+	return newBenchUIWith(b, provider, nil)
+}
+
+// newBenchUIWith is newBenchUI whose model may delegate to agents.
+func newBenchUIWith(b *testing.B, provider func() (llm.Provider, llm.Config, error), agents lifecycle.AgentSource) *benchUI {
+	b.Helper()
 	home := b.TempDir()
 	b.Setenv(storage.HomeEnv, home)
 	b.Setenv("HOME", filepath.Join(home, "home"))
@@ -72,7 +79,7 @@ func newBenchUI(b *testing.B, provider func() (llm.Provider, llm.Config, error))
 	}
 	disp := extensions.NewDispatcher(exts, extensions.DispatcherConfig{})
 	approvals := &agent.Approvals{}
-	ag := agent.New(agent.Config{DB: db, Provider: provider, Lifecycle: disp, Skills: disp, Approver: approvals,
+	ag := agent.New(agent.Config{DB: db, Provider: provider, Lifecycle: disp, Skills: disp, Approver: approvals, Agents: agents,
 		Policy: func() agent.Policy { return agent.PolicyNever }, HomeDir: filepath.Join(home, "home")})
 	h := &benchUI{b: b, loop: newUILoop(), db: db}
 	h.ui = New(Deps{App: test.NewTempApp(b), Do: h.do, Agent: ag, Approvals: approvals, Prefs: db, Extensions: exts,
@@ -173,6 +180,62 @@ func BenchmarkChatStream(b *testing.B) {
 	b.ReportMetric(float64(turns*benchStreamTokens)/streaming.Seconds(), "tokens/s")
 	b.ReportMetric(float64(frames)/streaming.Seconds(), "redraws/s")
 	b.ReportMetric(float64(dropped), "dropped")
+}
+
+// benchChildTokens is the length of the child's streamed answer.
+const benchChildTokens = 2_000
+
+// fixedAgents offers one agent to the bench's model.
+type fixedAgents []lifecycle.Agent
+
+func (f fixedAgents) Agents(string) lifecycle.AgentSet { return lifecycle.AgentSet{Agents: f} }
+
+// BenchmarkChatChildStream: the model delegates, and the child streams
+// one long answer of many small chunks while the parent's window shows
+// the delegated block: the window must keep to its frame rate (redraws/s
+// ≤ 30) as for the conversation's own answer.
+func BenchmarkChatChildStream(b *testing.B) {
+	server := llmtest.NewOpenAI(b)
+	answer := strings.Repeat("tok ", benchChildTokens)
+	server.Respond(func(r llmtest.Request) llmtest.Reply {
+		switch {
+		case strings.Contains(r.System, "# Agent: explorer"):
+			return llmtest.Reply{Text: answer}
+		case len(r.LastMessage().ToolResults) > 0:
+			return llmtest.Reply{Text: "done"}
+		}
+		return llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "task", Args: `{"subagent_type":"explorer","description":"d","prompt":"p"}`}}}
+	})
+	h := newBenchUIWith(b, func() (llm.Provider, llm.Config, error) {
+		cfg := server.Config()
+		p, err := agent.NewProvider(cfg)
+		return p, cfg, err
+	}, fixedAgents{{Name: "explorer", Type: "x:explorer", Description: "explores", Tools: []string{"Read"}, Prompt: "explore"}})
+	c := h.ui.chat
+	var streaming time.Duration
+	frames := 0
+	for b.Loop() {
+		c.onNewSession()
+		h.waitFor("the new session", func() bool { return c.session != nil && !c.session.Busy() })
+		h.frames = 0
+		began := time.Now()
+		c.onSend("go")
+		h.waitFor("the child's answer", func() bool { return childDone(c.transcript) })
+		streaming += time.Since(began)
+		frames += h.frames
+		h.waitFor("the turn to end", func() bool { return !c.session.Busy() })
+	}
+	b.ReportMetric(float64(frames)/streaming.Seconds(), "redraws/s")
+}
+
+// childDone reports whether a delegated block in the transcript is done.
+func childDone(t *transcriptView) bool {
+	for _, it := range t.rounds {
+		if h := it.entry.Host; h != nil && h.Kind == agent.HostAgent && h.Status == agent.ChildDone {
+			return true
+		}
+	}
+	return false
 }
 
 // lastAssistant is the transcript's last row if it is a stored assistant

@@ -7,6 +7,8 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/agentdesk/agentdesk/agent"
 )
 
 // DumpText writes the visible text of every open window, one window per
@@ -40,6 +42,10 @@ func (t *transcriptView) dump(b *strings.Builder) {
 	b.WriteString("-- transcript\n")
 	for _, it := range t.items {
 		e := it.entry
+		if e.Host != nil && e.Host.Kind == agent.HostAgent {
+			b.WriteString("host agent: " + agentTitle(e.Host) + "\n")
+			continue
+		}
 		if e.Host != nil {
 			b.WriteString("host " + string(e.Host.Kind) + ": " + e.Host.Label + " " + e.Host.Text + "\n")
 			continue

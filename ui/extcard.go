@@ -200,6 +200,7 @@ func (p *extensionsPane) detailBody(info extensions.Info) fyne.CanvasObject {
 	section("Hooks", hookLines(info.Hooks))
 	section("Skills", p.skillLines(info))
 	section("Slash commands", p.commandLines(info))
+	section("Agents", agentLines(info.Agents))
 	section("Diagnostics", info.Diagnostics)
 	section("Recent hook runs", runLines(info.RecentRuns))
 	box.Add(newSecondaryLabel("Folder: "+info.Dir+"\nData: "+info.DataDir, fyne.TextWrapBreak))
@@ -327,6 +328,11 @@ func (p *extensionsPane) showTrust(t extensions.Trust) {
 		content.Add(widget.NewLabelWithStyle("Slash commands it adds (their text goes to the model when you type them; nothing in them runs)",
 			fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
 		content.Add(monoBlock(strings.Join(commandLines(t.ID, t.Commands, nil), "\n")))
+	}
+	if len(t.Agents) > 0 {
+		content.Add(widget.NewLabelWithStyle("Agents it adds (the model may hand them tasks; their edits and commands ask you as usual)",
+			fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
+		content.Add(monoBlock(strings.Join(agentLines(t.Agents), "\n")))
 	}
 	content.Add(newSecondaryLabel("${CLAUDE_PLUGIN_ROOT} is "+t.PluginRoot+"\n${CLAUDE_PLUGIN_DATA} is "+t.PluginData+
 		"\nHooks run without a shell, in the project folder, with a minimal environment and no API keys.",

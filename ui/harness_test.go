@@ -141,7 +141,7 @@ func newHarness(t *testing.T, opts harnessOptions) *harness {
 			return nil, llm.Config{}, context.DeadlineExceeded
 		}
 	}
-	h.agent = agent.New(agent.Config{DB: db, Provider: provider, Lifecycle: h.disp, Skills: h.disp, Commands: h.disp,
+	h.agent = agent.New(agent.Config{DB: db, Provider: provider, Lifecycle: h.disp, Skills: h.disp, Commands: h.disp, Agents: h.disp,
 		Approver: h.approvals, Attention: h.attention, Policy: func() agent.Policy { return policy }, HomeDir: filepath.Join(home, "home")})
 	h.project = filepath.Join(home, "project")
 	os.MkdirAll(h.project, 0o755)

@@ -15,10 +15,11 @@ const (
 	sectionApprovals  = "Approvals"
 	sectionExtensions = "Agent Extensions"
 	sectionSkills     = "Skills"
+	sectionAgents     = "Agents"
 	sectionAdvanced   = "Advanced"
 )
 
-var sections = []string{sectionProviders, sectionApprovals, sectionExtensions, sectionSkills, sectionAdvanced}
+var sections = []string{sectionProviders, sectionApprovals, sectionExtensions, sectionSkills, sectionAgents, sectionAdvanced}
 
 // Sections lists the Preferences sections by name.
 func Sections() []string { return slices.Clone(sections) }
@@ -68,6 +69,7 @@ func newPrefsWindow(u *UI) *prefsWindow {
 	p.panes[sectionApprovals] = newApprovalsPane(u)
 	p.panes[sectionExtensions] = p.ext
 	p.panes[sectionSkills] = newSkillsPane(u)
+	p.panes[sectionAgents] = newAgentsPane(u)
 	p.panes[sectionAdvanced] = newAdvancedPane(u)
 	p.win = u.d.App.NewWindow("Preferences")
 	p.win.Resize(fyne.NewSize(980, 680))

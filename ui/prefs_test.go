@@ -175,3 +175,25 @@ func TestProvidersShowTheContextWindowInUseAndItsSource(t *testing.T) {
 		t.Fatalf("a preset's window is no override: the field shows %q, want it empty", p.window.Text)
 	}
 }
+
+// Models for subagents: empty is the session's model; a saved alias is
+// what an agent asking for it runs on.
+func TestSubagentModelAliases(t *testing.T) {
+	h := newHarness(t, harnessOptions{})
+	u := h.open(false)
+	u.ShowPreferences(sectionProviders)
+	p := u.prefs.panes[sectionProviders].(*providersPane)
+	h.loop.waitFor(t, "the form to load", func() bool { return p.baseURL.Text != "" })
+	if p.aliases["opus"].Text != "" {
+		t.Fatalf("opus defaults to %q, want empty (the session's model)", p.aliases["opus"].Text)
+	}
+	p.aliases["sonnet"].SetText(" local-big ")
+	test.Tap(findButton(u.prefs.win.Content(), "Save"))
+	h.loop.waitFor(t, "the save", func() bool { return strings.HasPrefix(p.status.Text, "Saved") })
+	if got := agent.LoadSubagentModel(context.Background(), h.db, "sonnet"); got != "local-big" {
+		t.Fatalf("sonnet maps to %q", got)
+	}
+	if got := agent.LoadSubagentModel(context.Background(), h.db, "haiku"); got != "" {
+		t.Fatalf("haiku maps to %q, want the session's model", got)
+	}
+}

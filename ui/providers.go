@@ -37,6 +37,7 @@ type providersPane struct {
 	think   *widget.Entry
 	answer  *widget.Entry // max tokens of one answer
 	rounds  *widget.Entry
+	aliases map[string]*widget.Entry // models for subagents: sonnet, opus, haiku
 	status  *widget.Label
 	loading bool
 }
@@ -73,6 +74,15 @@ func (p *providersPane) buildUI() fyne.CanvasObject {
 		{Text: "Answer tokens", Widget: p.answer, HintText: "max_tokens of one answer; a longer answer is marked truncated with Continue"},
 		{Text: "Ralph rounds", Widget: p.rounds, HintText: fmt.Sprintf("default for /ralph (1–%d)", agent.MaxRalphRounds)},
 	}}
+	p.aliases = map[string]*widget.Entry{}
+	for i, alias := range agent.SubagentAliases {
+		p.aliases[alias] = &widget.Entry{PlaceHolder: "empty: the model above"}
+		item := &widget.FormItem{Text: "Agents' " + alias, Widget: p.aliases[alias]}
+		if i == 0 {
+			item.HintText = "models for subagents: what an agent file's model: sonnet, opus or haiku runs on (same provider; inherit and other words use the model above)"
+		}
+		form.Items = append(form.Items, item)
+	}
 	buttons := container.NewHBox(
 		&widget.Button{Text: "Test connection", OnTapped: p.onTest},
 		&widget.Button{Text: "Save", Importance: widget.HighImportance, OnTapped: p.onSave},
@@ -85,7 +95,11 @@ func (p *providersPane) buildUI() fyne.CanvasObject {
 func (p *providersPane) shown() {
 	background(p.u, func(ctx context.Context) (providerState, error) {
 		ps, _, err := p.u.d.Agent.Settings().Provider(ctx)
-		return providerState{ps, p.u.d.Agent.Settings().RalphRounds(ctx), p.u.d.Agent.Settings().SecretsWhere()}, err
+		aliases := map[string]string{}
+		for _, alias := range agent.SubagentAliases {
+			aliases[alias] = p.u.d.Agent.Settings().SubagentModel(ctx, alias)
+		}
+		return providerState{ps, p.u.d.Agent.Settings().RalphRounds(ctx), p.u.d.Agent.Settings().SecretsWhere(), aliases}, err
 	}, func(s providerState, err error) {
 		if err != nil {
 			p.status.SetText(err.Error())
@@ -96,13 +110,17 @@ func (p *providersPane) shown() {
 		p.form.Refresh()
 		p.showServedWindow()
 		p.rounds.SetText(strconv.Itoa(s.rounds))
+		for alias, model := range s.aliases {
+			p.aliases[alias].SetText(model)
+		}
 	})
 }
 
 type providerState struct {
 	settings agent.ProviderSettings
 	rounds   int
-	keysAt   string // where API keys are kept
+	keysAt   string            // where API keys are kept
+	aliases  map[string]string // subagent model aliases
 }
 
 func (p *providersPane) fill(s agent.ProviderSettings) {
@@ -183,9 +201,18 @@ func (p *providersPane) onSave() {
 		p.status.SetText(fmt.Sprintf("Not saved: Ralph rounds must be a number from 1 to %d", agent.MaxRalphRounds))
 		return
 	}
+	aliases := map[string]string{}
+	for alias, entry := range p.aliases {
+		aliases[alias] = strings.TrimSpace(entry.Text)
+	}
 	background(p.u, func(ctx context.Context) (struct{}, error) {
 		if err := p.u.d.Agent.Settings().SaveProvider(ctx, s); err != nil {
 			return struct{}{}, err
+		}
+		for alias, entry := range aliases {
+			if err := p.u.d.Agent.Settings().SaveSubagentModel(ctx, alias, entry); err != nil {
+				return struct{}{}, err
+			}
 		}
 		return struct{}{}, p.u.d.Agent.Settings().SaveRalphRounds(ctx, rounds)
 	}, func(_ struct{}, err error) {

@@ -29,7 +29,7 @@ type transcriptView struct {
 	c       *chatView
 	session string
 	items   []*item
-	rounds  map[string]*item // Ralph rounds by child session
+	rounds  map[string]*item // child runs (Ralph rounds, delegated tasks) by child session
 	live    *item            // the assistant message still streaming
 	list    *widget.List
 	hint    *secondaryLabel
@@ -223,8 +223,8 @@ func (t *transcriptView) addQuiet(e agent.Entry) bool {
 	if e.Session != "" && t.session != "" && e.Session != t.session {
 		return t.addChild(e)
 	}
-	if e.Host != nil && e.Host.Kind == agent.HostRalph {
-		if it, ok := t.rounds[e.Host.Child]; ok { // the round's status changed: update its row
+	if e.Host != nil && (e.Host.Kind == agent.HostRalph || e.Host.Kind == agent.HostAgent) && e.Host.Child != "" {
+		if it, ok := t.rounds[e.Host.Child]; ok { // the child's status changed: update its row
 			it.entry, it.obj = e, nil
 			return true
 		}
@@ -237,7 +237,7 @@ func (t *transcriptView) addQuiet(e agent.Entry) bool {
 	return true
 }
 
-// addChild files an entry of a Ralph round under that round's row.
+// addChild files an entry of a child run under that child's row.
 func (t *transcriptView) addChild(e agent.Entry) bool {
 	it, ok := t.rounds[e.Session]
 	if !ok {
@@ -534,6 +534,8 @@ func (t *transcriptView) renderHost(id widget.ListItemID, it *item) fyne.CanvasO
 		return container.NewVBox(widget.NewSeparator(), newSecondaryLabel("⇣ "+h.Text, fyne.TextWrapWord), widget.NewSeparator())
 	case agent.HostRalph:
 		return t.renderRound(id, it)
+	case agent.HostAgent:
+		return t.renderAgent(id, it)
 	case agent.HostTruncated:
 		return t.truncated(h)
 	}

@@ -99,7 +99,7 @@ func primaryArg(args string) string {
 	if json.Unmarshal([]byte(args), &m) != nil {
 		return ""
 	}
-	for _, k := range []string{"command", "path", "pattern", "file_path", "dir"} {
+	for _, k := range []string{"command", "path", "pattern", "file_path", "dir", "subagent_type"} {
 		if v, ok := m[k].(string); ok {
 			return firstLine(v, 80)
 		}

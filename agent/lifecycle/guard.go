@@ -84,6 +84,9 @@ type Guard interface {
 	// PreCompact runs before a compaction; its context joins the
 	// compaction request. It cannot veto.
 	PreCompact(ctx context.Context, ev CompactEvent) HookResult
+	// SubagentStop runs when a child answered without tool calls; Block
+	// means the child goes on with Reason as a hidden note.
+	SubagentStop(ctx context.Context, ev SubagentStopEvent) Verdict
 }
 
 // ToolEvent is one tool call, as guard hooks see it: Claude Code's tool
@@ -93,12 +96,18 @@ type ToolEvent struct {
 	ProjectDir     string
 	TranscriptPath string
 	PermissionMode string
-	Tool           string          // AgentDesk's name, e.g. run_command
-	ClaudeTool     string          // Claude Code's name, e.g. Bash; "" when it has none
-	Input          json.RawMessage // tool_input, with Claude Code's field names
-	CallID         string          // tool_use_id
-	Response       json.RawMessage // tool_response (PostToolUse only)
-	Error          string          // the failed call's result (PostToolUseFailure only)
+	Tool           string // AgentDesk's name, e.g. run_command
+	ClaudeTool     string // Claude Code's name, e.g. Bash; "" when it has none
+	// ClaudeAliases are other Claude Code names a matcher may use for the
+	// tool (the task tool is Task, and Agent in newer versions).
+	ClaudeAliases []string
+	// AgentID and AgentType name the child making the call; empty for the
+	// main conversation.
+	AgentID, AgentType string
+	Input              json.RawMessage // tool_input, with Claude Code's field names
+	CallID             string          // tool_use_id
+	Response           json.RawMessage // tool_response (PostToolUse only)
+	Error              string          // the failed call's result (PostToolUseFailure only)
 }
 
 // StopEvent is the model's answer ending a turn.
@@ -110,6 +119,19 @@ type StopEvent struct {
 	// Active is true when this turn already went on because of a Stop
 	// hook (Claude Code's stop_hook_active), so a hook can let it end.
 	Active bool
+}
+
+// SubagentStopEvent is a child's answer ending its run.
+type SubagentStopEvent struct {
+	SessionID       string // the parent's session
+	ProjectDir      string
+	TranscriptPath  string // the parent's
+	PermissionMode  string
+	AgentID         string // the child's session
+	AgentType       string
+	AgentTranscript string // the child's JSONL transcript (agent_transcript_path)
+	LastMessage     string // the child's answer (last_assistant_message)
+	Active          bool   // the child already went on because of a SubagentStop hook
 }
 
 // SessionEndEvent is a session ending.
@@ -223,3 +245,4 @@ func (NopGuard) SessionEnd(context.Context, SessionEndEvent)                 {}
 func (NopGuard) UserPromptExpansion(context.Context, ExpansionEvent) Verdict { return Verdict{} }
 func (NopGuard) Notification(context.Context, NotificationEvent)             {}
 func (NopGuard) PreCompact(context.Context, CompactEvent) HookResult         { return HookResult{} }
+func (NopGuard) SubagentStop(context.Context, SubagentStopEvent) Verdict     { return Verdict{} }

@@ -12,6 +12,7 @@ const (
 	EventSessionStart     = "SessionStart"
 	EventUserPromptSubmit = "UserPromptSubmit"
 	EventSubagentStart    = "SubagentStart"
+	EventSubagentStop     = "SubagentStop"
 )
 
 // SessionStart sources.
@@ -57,15 +58,16 @@ type PromptEvent struct {
 	Prompt         string
 }
 
-// SubagentEvent fires before each Ralph round.
+// SubagentEvent fires before a child's first request: each Ralph round,
+// each delegated task.
 type SubagentEvent struct {
 	SessionID       string // the child's session
 	ParentSessionID string
 	ProjectDir      string
 	PermissionMode  string
 	AgentID         string
-	AgentType       string // "ralph"
-	Round           int
+	AgentType       string // "ralph", "general-purpose", or an extension agent's namespaced name
+	Round           int    // Ralph's round; 0 for other children
 }
 
 // ContextBlock is context one extension returned for one event.

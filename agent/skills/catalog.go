@@ -114,3 +114,19 @@ func (c Catalog) Prompt() string {
 // oneLine collapses the line breaks a folded or literal YAML description
 // may carry, keeping the catalog at one line per skill.
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// Only is the catalog narrowed to the named skills (a subagent's
+// "skills"), keeping the order.
+func (c Catalog) Only(names []string) Catalog {
+	keep := map[string]bool{}
+	for _, n := range names {
+		keep[n] = true
+	}
+	out := Catalog{Notes: c.Notes}
+	for _, s := range c.Skills {
+		if keep[s.Name] {
+			out.Skills = append(out.Skills, s)
+		}
+	}
+	return out
+}

@@ -20,6 +20,7 @@ var claudeTools = map[string]string{
 	"glob":        "Glob",
 	"grep":        "Grep",
 	"list_dir":    "LS",
+	"task":        "Task", // the agent loop's delegation tool; newer Claude Code calls it Agent
 }
 
 // ClaudeName is Claude Code's name for one of AgentDesk's tools, or ""

@@ -19,6 +19,12 @@ const pathNote = " Relative paths are relative to the project root; " +
 // $ref or $defs) and carries no $schema or $id, which tool-calling APIs
 // do not need and some local servers' grammar converters reject.
 func schemaOf(args any) json.RawMessage {
+	return SchemaOf(args)
+}
+
+// SchemaOf is schemaOf for tools outside this package (the agent loop's
+// task tool), so every tool's schema is made the same way.
+func SchemaOf(args any) json.RawMessage {
 	r := jsonschema.Reflector{Anonymous: true, DoNotReference: true, RequiredFromJSONSchemaTags: true}
 	s := r.Reflect(args)
 	s.Version = ""

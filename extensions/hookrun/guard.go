@@ -7,14 +7,16 @@ import (
 )
 
 // Decision is what a guard hook (PreToolUse, PermissionRequest,
-// PostToolUse, PostToolUseFailure, Stop, UserPromptExpansion) decided.
+// PostToolUse, PostToolUseFailure, Stop, SubagentStop,
+// UserPromptExpansion) decided.
 type Decision string
 
 const (
 	// NoDecision: the hook has no opinion.
 	NoDecision Decision = ""
 	// Block denies a PreToolUse call, gives PostToolUse feedback, or
-	// continues the turn for Stop. Reason says why.
+	// continues the turn for Stop (the child's, for SubagentStop). Reason
+	// says why.
 	Block Decision = "block"
 	// Ask forces the approval dialog (PreToolUse only).
 	Ask Decision = "ask"
@@ -25,11 +27,12 @@ const (
 // Guard events: exit status 2 is a decision (stderr is its reason), and
 // their JSON decisions are read.
 var guardEvents = map[string]bool{"PreToolUse": true, "PermissionRequest": true, "PostToolUse": true, "PostToolUseFailure": true,
-	"Stop": true, "UserPromptExpansion": true}
+	"Stop": true, "SubagentStop": true, "UserPromptExpansion": true}
 
 // quietEvents are the guard events whose plain-text stdout is not context
 // (Claude Code shows it only in its transcript view).
-var quietEvents = map[string]bool{"PreToolUse": true, "PermissionRequest": true, "PostToolUse": true, "PostToolUseFailure": true, "Stop": true}
+var quietEvents = map[string]bool{"PreToolUse": true, "PermissionRequest": true, "PostToolUse": true, "PostToolUseFailure": true,
+	"Stop": true, "SubagentStop": true}
 
 // exitTwo is a guard hook's exit 2: a block with stderr as the reason.
 func exitTwo(event string, res Result) (Output, bool) {
@@ -47,8 +50,8 @@ func exitTwo(event string, res Result) (Output, bool) {
 // guardDecision reads a guard hook's JSON decision: PreToolUse's
 // hookSpecificOutput.permissionDecision first, then the older top-level
 // decision ("block"/"deny", "approve"/"allow", "ask"); continue:false
-// blocks a tool call. For Stop only "block" counts: continue:false asks
-// to stop, which the turn does anyway.
+// blocks a tool call. For Stop and SubagentStop only "block" counts:
+// continue:false asks to stop, which the turn does anyway.
 func guardDecision(event string, v hookOutputJSON) (Decision, string) {
 	if s := v.HookSpecificOutput; event == "PermissionRequest" && s != nil && len(s.Decision) > 0 && string(s.Decision) != "null" {
 		return permissionRequestDecision(s.Decision)
@@ -71,7 +74,7 @@ func guardDecision(event string, v hookOutputJSON) (Decision, string) {
 		return Ask, v.Reason
 	case asksPermission(event) && (v.Decision == "approve" || v.Decision == "allow"):
 		return Allow, v.Reason
-	case event != "Stop" && v.Continue != nil && !*v.Continue:
+	case event != "Stop" && event != "SubagentStop" && v.Continue != nil && !*v.Continue:
 		return Block, withDefault(v.StopReason, "the hook asked to stop (continue: false) without a reason")
 	}
 	return NoDecision, ""

@@ -10,8 +10,6 @@ import (
 	"slices"
 	"strings"
 
-	"go.yaml.in/yaml/v3"
-
 	"github.com/agentdesk/agentdesk/agent/skills"
 )
 
@@ -46,20 +44,42 @@ var commandName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
 // names. A path outside the package is an error (its text would reach the
 // model); a file that cannot be used is a diagnostic.
 func (l *loader) loadCommands(manifestPath string, raw json.RawMessage) error {
-	paths, err := commandPaths(raw)
+	files, err := l.collectMarkdown("commands", defaultCommandsDir, raw)
 	if err != nil {
-		l.note("ignored %q: %v", "commands", err)
-	}
-	if l.root.exists(defaultCommandsDir) {
-		paths = append([]string{defaultCommandsDir}, paths...)
+		return fmt.Errorf("%s: %w", manifestPath, err)
 	}
 	seen := map[string]bool{}
-	for _, p := range paths {
-		if err := l.loadCommandPath(p, seen); err != nil {
+	for _, f := range files {
+		if err := l.addCommand(f, seen); err != nil {
 			return fmt.Errorf("%s: %w", manifestPath, err)
 		}
 	}
 	return nil
+}
+
+// collectMarkdown lists the .md files of the default folder (when it
+// exists) and of the paths the manifest field names, in that order: in
+// Claude Code custom paths add to the default folder. Each path is one
+// .md file or a folder walked for them (subfolders only group). A path
+// outside the package is an error; one that is missing or holds no .md
+// file is a diagnostic.
+func (l *loader) collectMarkdown(field, defaultDir string, raw json.RawMessage) ([]string, error) {
+	paths, err := commandPaths(raw)
+	if err != nil {
+		l.note("ignored %q: %v", field, err)
+	}
+	if l.root.exists(defaultDir) {
+		paths = append([]string{defaultDir}, paths...)
+	}
+	var files []string
+	for _, p := range paths {
+		found, err := l.markdownPath(field, defaultDir, p)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, found...)
+	}
+	return files, nil
 }
 
 func commandPaths(raw json.RawMessage) ([]string, error) {
@@ -77,19 +97,18 @@ func commandPaths(raw json.RawMessage) ([]string, error) {
 	return list, nil
 }
 
-// loadCommandPath reads one .md file or every .md file under a folder
-// (subfolders only group: commands/git/commit.md is still /commit).
-func (l *loader) loadCommandPath(rel string, seen map[string]bool) error {
+// markdownPath lists one .md file or every .md file under a folder.
+func (l *loader) markdownPath(field, defaultDir, rel string) ([]string, error) {
 	if !l.root.exists(rel) {
 		if _, err := cleanRelative(rel); err != nil {
-			return fmt.Errorf("commands path %w", err)
+			return nil, fmt.Errorf("%s path %w", field, err)
 		}
-		l.note("skipped commands path %s: it does not exist", rel)
-		return nil
+		l.note("skipped %s path %s: it does not exist", field, rel)
+		return nil, nil
 	}
 	real, _, err := l.root.resolve(rel)
 	if err != nil {
-		return fmt.Errorf("commands path %w", err)
+		return nil, fmt.Errorf("%s path %w", field, err)
 	}
 	var files []string
 	walkErr := filepath.WalkDir(real, func(path string, d fs.DirEntry, err error) error {
@@ -102,17 +121,12 @@ func (l *loader) loadCommandPath(rel string, seen map[string]bool) error {
 		return nil
 	})
 	if walkErr != nil {
-		l.note("commands path %s: %v", rel, walkErr)
+		l.note("%s path %s: %v", field, rel, walkErr)
 	}
-	if len(files) == 0 && rel != defaultCommandsDir { // commands/ of Gemini .toml files is not ours to report
-		l.note("skipped commands path %s: no .md files", rel)
+	if len(files) == 0 && rel != defaultDir { // commands/ of Gemini .toml files is not ours to report
+		l.note("skipped %s path %s: no .md files", field, rel)
 	}
-	for _, f := range files {
-		if err := l.addCommand(f, seen); err != nil {
-			return err
-		}
-	}
-	return nil
+	return files, nil
 }
 
 // addCommand reads one command file; the first file of each name wins.
@@ -178,23 +192,11 @@ func (l *loader) readCommand(real, rel string) (Command, string) {
 	return c, ""
 }
 
-// readCommandHeader reads the front matter keys AgentDesk uses. Strict YAML
-// first; a header that is not (an unquoted "Usage: x") is read as plain
-// "key: value" lines, as Claude Code does.
+// readCommandHeader reads the front matter keys AgentDesk uses.
 func (l *loader) readCommandHeader(c *Command, header []byte) error {
-	if len(strings.TrimSpace(string(header))) == 0 {
-		return nil
-	}
-	fields := map[string]any{}
-	if err := yaml.Unmarshal(header, &fields); err != nil {
-		plain := skills.PlainFields(header)
-		if len(plain) == 0 {
-			return fmt.Errorf("front matter: %w", err)
-		}
-		fields = map[string]any{}
-		for k, v := range plain {
-			fields[k] = v
-		}
+	fields, err := frontMatterFields(header)
+	if err != nil {
+		return err
 	}
 	c.Description = truncateForDisplay(scalarText(fields["description"]))
 	c.ArgumentHint = hintText(fields["argument-hint"])

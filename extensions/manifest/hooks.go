@@ -18,6 +18,7 @@ const (
 	EventSessionStart        = "SessionStart"
 	EventUserPromptSubmit    = "UserPromptSubmit"
 	EventSubagentStart       = "SubagentStart"
+	EventSubagentStop        = "SubagentStop"
 	EventPreToolUse          = "PreToolUse"
 	EventPostToolUse         = "PostToolUse"
 	EventPostToolUseFailure  = "PostToolUseFailure"
@@ -30,7 +31,8 @@ const (
 )
 
 var dispatchedEvents = []string{EventSessionStart, EventUserPromptSubmit, EventUserPromptExpansion, EventSubagentStart,
-	EventPreToolUse, EventPermissionRequest, EventPostToolUse, EventPostToolUseFailure, EventStop, EventSessionEnd, EventPreCompact, EventNotification}
+	EventSubagentStop, EventPreToolUse, EventPermissionRequest, EventPostToolUse, EventPostToolUseFailure, EventStop,
+	EventSessionEnd, EventPreCompact, EventNotification}
 
 // defaultHooksFile is read besides the manifest's "hooks" field.
 const defaultHooksFile = "hooks/hooks.json"

@@ -237,7 +237,7 @@ func TestLoadUnsupportedCapabilities(t *testing.T) {
 	pkg := mustLoad(t, root)
 	for _, want := range []string{
 		"declares mcpServers: not supported, ignored",
-		"declares agents: not supported, ignored",
+		"skipped agents path a.md: it does not exist",
 		"declares apps: not supported, ignored",
 		"declares lspServers: not supported, ignored",
 		"declares CwdChanged hooks: not supported, ignored",
@@ -427,7 +427,7 @@ func TestLoadReportsConventionFoldersOnlyWithWhatClaudeCodeLoads(t *testing.T) {
 	if hasDiagnostic(pkg, "declares commands") || hasDiagnostic(pkg, "commands path") {
 		t.Errorf("Gemini .toml commands reported as Claude commands: %q", pkg.Diagnostics)
 	}
-	for _, want := range []string{"declares agents: not supported, ignored (1 subagent, agents: helper)",
+	for _, want := range []string{"skipped agent agents/helper.md: its front matter has no description",
 		"declares mcpServers: not supported, ignored (2 MCP servers, .mcp.json: db, web)"} {
 		if !hasDiagnostic(pkg, want) {
 			t.Errorf("missing %q in %q", want, pkg.Diagnostics)

@@ -32,8 +32,8 @@ const (
 // default and manifest hooks added; v3: PreToolUse, PostToolUse, Stop,
 // SessionEnd and PreCompact hooks run; v4: slash commands read; v5:
 // PostToolUseFailure, PermissionRequest, Notification and
-// UserPromptExpansion hooks run). Stored
-// packages validated under an older version are validated again at start;
+// UserPromptExpansion hooks run, agents read and SubagentStop hooks run).
+// Stored packages validated under an older version are validated again at start;
 // an enabled extension whose runnable hooks changed goes back to review.
 const RulesVersion = 5
 
@@ -81,6 +81,7 @@ type Package struct {
 	Stamps      []FileStamp    // every package file a hook argv names, hashed at load
 	UserConfig  []Option       // values the plugin asks the user for, manifest order
 	Commands    []Command      `json:",omitempty"` // slash commands, commands/ first, then the manifest's paths
+	Agents      []Agent        `json:",omitempty"` // subagent types, agents/ first, then the manifest's paths
 }
 
 // Load validates the package extracted at root. Errors name the file and
@@ -127,6 +128,9 @@ func (l *loader) load(path string, fields map[string]json.RawMessage) error {
 		return err
 	}
 	if err := l.loadCommands(path, l.lenient("commands", fields)); err != nil {
+		return err
+	}
+	if err := l.loadAgents(path, l.lenient("agents", fields)); err != nil {
 		return err
 	}
 	if err := l.loadHooks(path, fields["hooks"]); err != nil {

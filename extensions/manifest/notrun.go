@@ -20,7 +20,6 @@ type notRun struct {
 }
 
 var notRunCapabilities = []notRun{
-	{"agents", "agents", "subagent", markdownFiles},
 	{"mcpServers", ".mcp.json", "MCP server", jsonKeys("mcpServers")},
 	{"lspServers", ".lsp.json", "LSP server", jsonKeys("")},
 	{"outputStyles", "output-styles", "output style", markdownFiles},
@@ -29,8 +28,8 @@ var notRunCapabilities = []notRun{
 
 // reportNotRun notes, with counts and names, every capability the package
 // declares that AgentDesk does not run: in the manifest or by folder
-// convention. (Dynamic tool registration, servers and subagents are out of
-// scope: hooks, skills and slash commands are what AgentDesk uses.)
+// convention. (Dynamic tool registration and servers are out of scope:
+// hooks, skills, slash commands and agents are what AgentDesk uses.)
 func (l *loader) reportNotRun(fields map[string]json.RawMessage) {
 	for _, c := range notRunCapabilities {
 		var names []string

@@ -1,0 +1,74 @@
+package extensions
+
+import (
+	"context"
+
+	"github.com/agentdesk/agentdesk/agent/lifecycle"
+	"github.com/agentdesk/agentdesk/agent/safetext"
+	"github.com/agentdesk/agentdesk/extensions/manifest"
+)
+
+var _ lifecycle.AgentSource = (*Dispatcher)(nil)
+
+// agentsOf lists a package's agents for display.
+func agentsOf(pkg *manifest.Package) []Agent {
+	out := []Agent{}
+	for _, a := range pkg.Agents {
+		out = append(out, Agent{Name: a.Name, Path: a.Path, Description: safetext.Strip(a.Description), Tools: stripAll(a.Tools),
+			Model: safetext.Strip(a.Model), MaxTurns: a.MaxTurns, Color: safetext.Strip(a.Color)})
+	}
+	return out
+}
+
+func stripAll(list []string) []string {
+	var out []string
+	for _, s := range list {
+		out = append(out, safetext.Strip(s))
+	}
+	return out
+}
+
+// Agents implements lifecycle.AgentSource: the enabled, trusted
+// extensions' agents, read from the registry on every call so a disable
+// or uninstall removes them from the next turn.
+func (d *Dispatcher) Agents(projectDir string) lifecycle.AgentSet {
+	return agentSet(d.active(context.Background()), projectDir)
+}
+
+// agentSet offers each agent by its short name when exactly one
+// extension defines it, else by "EXT:NAME" with the conflict reported:
+// deterministic, in installation order, never one silently hiding
+// another.
+func agentSet(xs []active, projectDir string) lifecycle.AgentSet {
+	owners := map[string][]string{}
+	for _, x := range xs {
+		for _, a := range x.pkg.Agents {
+			owners[a.Name] = append(owners[a.Name], x.id)
+		}
+	}
+	var set lifecycle.AgentSet
+	for _, x := range xs {
+		v := manifest.Vars{PluginRoot: x.dir, PluginData: x.data, ProjectDir: projectDir, Options: x.optionArgv}
+		for _, a := range x.pkg.Agents {
+			out := agentOf(x, a, v)
+			if len(owners[a.Name]) > 1 {
+				out.Name = out.Type
+				if owners[a.Name][0] == x.id { // the conflict once, at its first owner
+					set.Conflicts = append(set.Conflicts, lifecycle.AgentConflict{Name: a.Name, Sources: owners[a.Name]})
+				}
+			}
+			set.Agents = append(set.Agents, out)
+		}
+	}
+	return set
+}
+
+// agentOf is the loop's view of one agent. What is shown to people or to
+// the model as a description is stripped of control and bidi characters;
+// the body is the package's prompt, like a command's.
+func agentOf(x active, a manifest.Agent, v manifest.Vars) lifecycle.Agent {
+	return lifecycle.Agent{Name: a.Name, Type: x.id + ":" + a.Name, Extension: x.id, Label: safetext.Strip(x.label),
+		Description: safetext.Strip(a.Description), Tools: stripAll(a.Tools), DisallowedTools: stripAll(a.DisallowedTools),
+		Model: safetext.Strip(a.Model), MaxTurns: a.MaxTurns, Skills: stripAll(a.Skills), Color: safetext.Strip(a.Color),
+		Path: a.Path, Prompt: a.Prompt(v)}
+}
