@@ -126,7 +126,7 @@ type Run struct {
 }
 
 // HasHooks reports whether enabling needs the trust confirmation.
-func (i Info) HasHooks() bool { return i.pkg != nil && len(runnableHooks(i.pkg)) > 0 }
+func (i Info) HasHooks() bool { return i.pkg != nil && needsTrust(i.pkg) }
 
 // HasPrevious reports whether Rollback has somewhere to go.
 func (i Info) HasPrevious() bool { return i.PreviousCommit != "" }
@@ -139,7 +139,7 @@ func statusOf(e storage.Extension, pkg *manifest.Package, hooksHash string, load
 		return StatusNeedsReview
 	case !e.Enabled:
 		return StatusDisabled
-	case len(runnableHooks(pkg)) > 0 && e.TrustedHash != hooksHash:
+	case needsTrust(pkg) && e.TrustedHash != hooksHash:
 		return StatusNeedsReview
 	}
 	return StatusEnabled

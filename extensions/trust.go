@@ -101,7 +101,7 @@ func (m *Manager) Enable(ctx context.Context, id, hash string) (Info, error) {
 	if err != nil {
 		return Info{}, err
 	}
-	hasHooks := len(runnableHooks(pkg)) > 0
+	hasHooks := needsTrust(pkg)
 	if hasHooks && hash != current {
 		return Info{}, fmt.Errorf("enable %s: %w", id, ErrTrustChanged)
 	}
@@ -139,7 +139,7 @@ func (m *Manager) restampIfTampered(ctx context.Context, e storage.Extension, pk
 	if err != nil {
 		return nil, err
 	}
-	v.Package, v.HooksHash = body, manifest.HooksHash(runnableHooks(fresh))
+	v.Package, v.HooksHash = body, trustHash(fresh)
 	return &v, nil
 }
 
@@ -194,7 +194,7 @@ func (m *Manager) Rollback(ctx context.Context, id string) (Info, error) {
 		_, _, err := m.db.UpdateExtension(ctx, id, nil, func(row *storage.Extension) error {
 			row.ActiveCommit, row.PreviousCommit = row.PreviousCommit, row.ActiveCommit
 			row.ReviewReason, row.LastError = "", ""
-			reviewIfChanged(row, hash, len(runnableHooks(pkg)) > 0, "the version rolled back to has different hook commands")
+			reviewIfChanged(row, hash, needsTrust(pkg), "the version rolled back to has different hook commands")
 			return nil
 		})
 		return err

@@ -30,10 +30,11 @@ const (
 // RulesVersion changes whenever what validation decides can run changes
 // (v2: shebang-less scripts run through /bin/sh, both manifests read,
 // default and manifest hooks added; v3: PreToolUse, PostToolUse, Stop,
-// SessionEnd and PreCompact hooks run; v4: slash commands read). Stored
+// SessionEnd and PreCompact hooks run; v4: slash commands read; v5: MCP
+// servers run). Stored
 // packages validated under an older version are validated again at start;
 // an enabled extension whose runnable hooks changed goes back to review.
-const RulesVersion = 4
+const RulesVersion = 5
 
 // NamePattern is the rule for an extension's name, which is also its id.
 var NamePattern = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`)
@@ -79,6 +80,8 @@ type Package struct {
 	Stamps      []FileStamp    // every package file a hook argv names, hashed at load
 	UserConfig  []Option       // values the plugin asks the user for, manifest order
 	Commands    []Command      `json:",omitempty"` // slash commands, commands/ first, then the manifest's paths
+	// MCPServers are its MCP servers: .mcp.json first, then the manifest's.
+	MCPServers []MCPServer `json:",omitempty"`
 }
 
 // Load validates the package extracted at root. Errors name the file and
@@ -121,6 +124,7 @@ func (l *loader) load(path string, fields map[string]json.RawMessage) error {
 	}
 	l.reportNotRun(fields)
 	l.loadUserConfig(fields["userConfig"])
+	l.loadMCPServers(path, fields)
 	if err := l.loadSkills(path, l.lenient("skills", fields)); err != nil {
 		return err
 	}
