@@ -38,19 +38,20 @@ type Info struct {
 	RequestedRef string `json:"requested_ref"`
 	// Plugin is the marketplace entry installed (SourceURL is then the
 	// marketplace), PluginSource where that entry points.
-	Plugin         string    `json:"plugin,omitempty"`
-	PluginSource   string    `json:"plugin_source,omitempty"`
-	Commit         string    `json:"commit"`
-	PreviousCommit string    `json:"previous_commit"`
-	Enabled        bool      `json:"enabled"`
-	Status         Status    `json:"status"`
-	Hooks          []Hook    `json:"hooks"`
-	Skills         []Skill   `json:"skills"`
-	Commands       []Command `json:"commands"`
-	Diagnostics    []string  `json:"diagnostics"`
-	LastError      string    `json:"last_error"`
-	ReviewReason   string    `json:"review_reason,omitempty"`
-	RecentRuns     []Run     `json:"recent_runs,omitempty"`
+	Plugin         string      `json:"plugin,omitempty"`
+	PluginSource   string      `json:"plugin_source,omitempty"`
+	Commit         string      `json:"commit"`
+	PreviousCommit string      `json:"previous_commit"`
+	Enabled        bool        `json:"enabled"`
+	Status         Status      `json:"status"`
+	Hooks          []Hook      `json:"hooks"`
+	Skills         []Skill     `json:"skills"`
+	Commands       []Command   `json:"commands"`
+	MCPServers     []MCPServer `json:"mcp_servers"`
+	Diagnostics    []string    `json:"diagnostics"`
+	LastError      string      `json:"last_error"`
+	ReviewReason   string      `json:"review_reason,omitempty"`
+	RecentRuns     []Run       `json:"recent_runs,omitempty"`
 	// Options are the settings the plugin asks for (userConfig), sensitive
 	// values masked.
 	Options     []OptionValue `json:"options,omitempty"`
@@ -152,7 +153,7 @@ func (m *Manager) load(ctx context.Context, e storage.Extension, withRuns bool) 
 		Plugin: e.Plugin, PluginSource: pluginSourceText(e.PluginSource),
 		PreviousCommit: e.PreviousCommit, Enabled: e.Enabled, LastError: e.LastError, ReviewReason: e.ReviewReason,
 		InstalledAt: e.InstalledAt, UpdatedAt: e.UpdatedAt, Dir: dir, DataDir: m.store.dataDir(e.ID),
-		Hooks: []Hook{}, Skills: []Skill{}, Commands: []Command{}, Diagnostics: []string{}, Lingering: childproc.Lingering(e.ID)}
+		Hooks: []Hook{}, Skills: []Skill{}, Commands: []Command{}, MCPServers: []MCPServer{}, Diagnostics: []string{}, Lingering: childproc.Lingering(e.ID)}
 	slices.Sort(info.Lingering)
 	pkg, hash, err := m.version(ctx, e.ID, e.ActiveCommit)
 	if err == nil {
@@ -174,6 +175,7 @@ func (m *Manager) load(ctx context.Context, e storage.Extension, withRuns bool) 
 		info.Status, info.LastError = StatusError, missingOptionsText(e.ID, missing)
 	}
 	m.addHookState(ctx, &info, withRuns)
+	m.addMCPState(&info)
 	return info
 }
 
@@ -193,6 +195,9 @@ func (i *Info) fill(pkg *manifest.Package) {
 		i.Skills = append(i.Skills, Skill{Name: s.Name, Path: s.Dir, Description: s.Description})
 	}
 	i.Commands = append(i.Commands, commandsOf(pkg)...)
+	for _, s := range pkg.MCPServers {
+		i.MCPServers = append(i.MCPServers, mcpServerInfo(s))
+	}
 	i.Diagnostics = append(i.Diagnostics, pkg.Diagnostics...)
 }
 

@@ -13,7 +13,7 @@ import (
 )
 
 // TrustWarning is shown with every hook list the user is asked to trust.
-const TrustWarning = "These commands run local code with your user account's permissions whenever their events fire. Enable only extensions you trust."
+const TrustWarning = "These commands run local code with your user account's permissions whenever their events fire (MCP servers run for as long as a session uses them). Enable only extensions you trust."
 
 // ErrTrustChanged: the hooks changed between showing them and confirming.
 var ErrTrustChanged = errors.New("the hook commands changed since they were shown; review them again")
@@ -35,11 +35,15 @@ type Trust struct {
 	PluginRoot, PluginData string
 	// Commands are its slash commands: shown, they run nothing.
 	Commands []Command
+	// MCPServers are the MCP servers that start once it is enabled (with
+	// the first prompt, never now); NotRunServers those that cannot.
+	MCPServers, NotRunServers []MCPServer
 }
 
 // NeedsConfirmation reports whether the trust dialog must be shown; an
-// extension with no runnable hooks (skills only) is enabled directly.
-func (t Trust) NeedsConfirmation() bool { return len(t.Hooks) > 0 }
+// extension with no runnable hooks or MCP servers (skills only) is
+// enabled directly.
+func (t Trust) NeedsConfirmation() bool { return len(t.Hooks) > 0 || len(t.MCPServers) > 0 }
 
 // TrustPrompt returns the hook list to confirm before enabling id, with
 // the diff against the list the user trusted before, if any.
@@ -63,6 +67,13 @@ func (m *Manager) TrustPrompt(ctx context.Context, id string) (Trust, error) {
 		}
 		v.EffectiveS = effectiveTimeout(h.Timeout, def)
 		t.Hooks = append(t.Hooks, v)
+	}
+	for _, s := range pkg.MCPServers {
+		if s.Inactive != "" {
+			t.NotRunServers = append(t.NotRunServers, mcpServerInfo(s))
+		} else {
+			t.MCPServers = append(t.MCPServers, mcpServerInfo(s))
+		}
 	}
 	if old := m.trustedHooks(ctx, e); old != nil && e.TrustedHash != hash {
 		d := manifest.DiffHooks(old, runnableHooks(pkg))
