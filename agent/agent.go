@@ -64,6 +64,9 @@ type Config struct {
 
 	// Commands are the enabled extensions' slash commands; nil: none.
 	Commands lifecycle.CommandSource
+	// MCP offers the enabled extensions' MCP tools at each turn boundary;
+	// nil: none.
+	MCP lifecycle.ToolSource
 }
 
 // Agent opens projects and sessions.

@@ -93,8 +93,10 @@ func openCoreWarning(ctx context.Context, warn io.Writer) (*core, error) {
 		return nil, err
 	}
 	c.disp = extensions.NewDispatcher(c.exts, extensions.DispatcherConfig{
-		HookPATH:       c.hookPATH,
-		DefaultTimeout: func() time.Duration { return extensions.LoadHookSettings(context.Background(), db).DefaultTimeout },
+		HookPATH:        c.hookPATH,
+		DefaultTimeout:  func() time.Duration { return extensions.LoadHookSettings(context.Background(), db).DefaultTimeout },
+		MCPStartTimeout: func() time.Duration { return extensions.LoadHookSettings(context.Background(), db).MCPStartTimeout },
+		MCPCallTimeout:  func() time.Duration { return extensions.LoadHookSettings(context.Background(), db).MCPCallTimeout },
 	})
 	return c, nil
 }
@@ -115,7 +117,11 @@ func (c *core) openLog() error {
 }
 
 func (c *core) close() {
-	// Whatever hooks left running ends with the app that started them.
+	// MCP servers and whatever hooks left running end with the app that
+	// started them.
+	if c.disp != nil {
+		c.disp.Close()
+	}
 	childproc.StopAll()
 	if c.exts != nil {
 		c.exts.Flush() // the last hook runs' records
@@ -219,7 +225,7 @@ func (c *core) newAgent(approver agent.Approver, policy func() agent.Policy) *ag
 		StopHookLimit: func() int { return extensions.LoadHookSettings(context.Background(), c.db).StopLimit },
 		ContextCap:    func() int { return extensions.LoadHookSettings(context.Background(), c.db).ContextCapKiB << 10 },
 		CommandEnv:    c.commandEnv(), Logger: c.log, TranscriptDir: c.paths.Transcripts(),
-		Commands: c.disp,
+		Commands: c.disp, MCP: c.disp,
 	})
 }
 
