@@ -85,6 +85,7 @@ type Conn struct {
 	stderr  *lockedTail
 	stop    context.CancelFunc
 	done    chan struct{}
+	reaped  chan struct{} // a stdio server's process has been waited for
 
 	mu     sync.Mutex
 	exit   error // why the server ended, once done
@@ -155,8 +156,9 @@ func (c *Conn) startProcess() (mcp.Transport, error) {
 		outR.Close()
 		return nil, fmt.Errorf("start %s: %w", c.spec.Path, err)
 	}
-	c.proc, c.stop = proc, stop
+	c.proc, c.stop, c.reaped = proc, stop, make(chan struct{})
 	go func() {
+		defer close(c.reaped)
 		err := proc.Wait()
 		proc.Stop() // what it left running goes with it
 		c.mu.Lock()
@@ -180,17 +182,17 @@ func exitError(err error) error {
 // connection dropped.
 func (c *Conn) watch() {
 	err := c.session.Wait()
+	if c.proc != nil {
+		// The process's own exit status (and all of its stderr) is the
+		// better account of why it ended.
+		c.stop()
+		<-c.reaped
+	}
 	c.mu.Lock()
 	if c.exit == nil {
-		c.exit = exitError(err)
-		if c.proc == nil {
-			c.exit = fmt.Errorf("the connection ended: %v", err)
-		}
+		c.exit = fmt.Errorf("the connection ended: %v", err)
 	}
 	c.mu.Unlock()
-	if c.stop != nil {
-		c.stop()
-	}
 	close(c.done)
 }
 
@@ -256,8 +258,10 @@ func (c *Conn) Close() error {
 	if c.stop != nil {
 		c.stop()
 	}
-	if c.proc != nil && c.session != nil {
+	if c.session != nil {
 		<-c.done
+	} else if c.reaped != nil {
+		<-c.reaped
 	}
 	return nil
 }
