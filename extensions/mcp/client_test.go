@@ -104,18 +104,12 @@ func TestStdioCancelSendsCancelled(t *testing.T) {
 		_, _, err := c.Call(ctx, "slow", json.RawMessage(`{}`), 0)
 		done <- err
 	}()
-	time.Sleep(200 * time.Millisecond) // let the call reach the server
+	mcptest.WaitMark(t, mark, "started")
 	cancel()
 	if err := <-done; !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled call returned %v", err)
 	}
-	for range 100 { // the server got notifications/cancelled and ended the handler
-		if b, _ := os.ReadFile(mark); string(b) == "cancelled" {
-			return
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	t.Fatal("the server never saw the cancellation")
+	mcptest.WaitMark(t, mark, "cancelled") // the server got notifications/cancelled
 }
 
 func TestStdioCrashMidCall(t *testing.T) {

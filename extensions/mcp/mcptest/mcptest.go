@@ -14,17 +14,31 @@ import (
 	"os"
 	"sort"
 	"strings"
+	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
+
+// WaitMark waits until the slow tool has written want to mark, or fails
+// the test after a generous bound.
+func WaitMark(t testing.TB, mark, want string) {
+	t.Helper()
+	for range 1000 {
+		if b, _ := os.ReadFile(mark); string(b) == want {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("the slow tool never wrote %q", want)
+}
 
 // Environment variables the stdio fixture reads (declared in the fixture
 // plugin's env, so they are also proof that declared env arrives).
 const (
 	ServeEnv = "AGENTDESK_MCPTEST_SERVE" // "1": serve on stdio and exit
 	DelayEnv = "AGENTDESK_MCPTEST_DELAY" // a duration to wait before serving
-	MarkEnv  = "AGENTDESK_MCPTEST_MARK"  // a file the slow tool writes "cancelled" to
+	MarkEnv  = "AGENTDESK_MCPTEST_MARK"  // a file the slow tool writes "started", then "cancelled" to
 )
 
 // MaybeServe serves the fixture on stdio and exits when ServeEnv is set;
@@ -73,6 +87,9 @@ func NewServer() *mcp.Server {
 		})
 	s.AddTool(&mcp.Tool{Name: "slow", Description: "Waits until cancelled.", InputSchema: object},
 		func(ctx context.Context, _ *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			if mark := os.Getenv(MarkEnv); mark != "" {
+				os.WriteFile(mark, []byte("started"), 0o600)
+			}
 			<-ctx.Done()
 			if mark := os.Getenv(MarkEnv); mark != "" {
 				os.WriteFile(mark, []byte("cancelled"), 0o600)
