@@ -144,7 +144,10 @@ func (d *Dispatcher) startServer(x active, s *mcpServer) {
 		return
 	case err != nil && len(tools) == 0:
 		s.state, s.err = MCPFailed, safetext.Strip(err.Error())
-		if conn != nil {
+		var start *mcp.StartError
+		if errors.As(err, &start) {
+			s.stderr = safetext.Strip(start.Stderr)
+		} else if conn != nil {
 			s.stderr = safetext.Strip(conn.Stderr())
 		}
 		return

@@ -112,7 +112,7 @@ func Connect(ctx context.Context, s Spec) (*Conn, error) {
 	session, err := client.Connect(ctx, transport, nil)
 	if err != nil {
 		c.Close()
-		return nil, c.startError(ctx, err)
+		return nil, &StartError{Err: c.startError(ctx, err), Stderr: c.Stderr()}
 	}
 	c.session = session
 	go c.watch()
@@ -211,10 +211,20 @@ func (c *Conn) startError(ctx context.Context, err error) error {
 	exit := c.exit
 	c.mu.Unlock()
 	if exit != nil {
-		return fmt.Errorf("%w (handshake: %v)", exit, err)
+		return exit
 	}
 	return fmt.Errorf("handshake: %w", err)
 }
+
+// StartError is a failed start, with what a stdio server wrote to stderr
+// (its kept part), which usually says why.
+type StartError struct {
+	Err    error
+	Stderr string
+}
+
+func (e *StartError) Error() string { return e.Err.Error() }
+func (e *StartError) Unwrap() error { return e.Err }
 
 // Done is closed when the server has ended (exited, crashed, closed).
 func (c *Conn) Done() <-chan struct{} { return c.done }
