@@ -52,7 +52,12 @@ type mcpEnv struct {
 
 func newMCPEnv(t *testing.T, answer agent.Decision) *mcpEnv {
 	t.Setenv("MY_GREETING", "hello from the user's environment")
-	l := newLoopEnv(t, map[string]*gittest.Repo{"mcpfix": repo(t, mcpPlugin(t))}, "mcpfix")
+	return withMCP(t, newLoopEnv(t, map[string]*gittest.Repo{"mcpfix": repo(t, mcpPlugin(t))}, "mcpfix"), answer)
+}
+
+// withMCP gives a loop env a dispatcher that runs MCP servers and an
+// agent that asks the approver.
+func withMCP(t *testing.T, l *loopEnv, answer agent.Decision) *mcpEnv {
 	e := &mcpEnv{loopEnv: l, approver: &recordingApprover{answer: answer}}
 	l.disp = NewDispatcher(l.m, DispatcherConfig{HookPATH: func() string { return testPATH }})
 	t.Cleanup(l.disp.Close)
