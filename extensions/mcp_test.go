@@ -5,6 +5,8 @@ package extensions
 import (
 	"context"
 	"errors"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -14,6 +16,7 @@ import (
 	"time"
 
 	"github.com/agentdesk/agentdesk/agent"
+	"github.com/agentdesk/agentdesk/agent/lifecycle"
 	"github.com/agentdesk/agentdesk/agent/llm"
 	"github.com/agentdesk/agentdesk/agent/llm/llmtest"
 	"github.com/agentdesk/agentdesk/extensions/gittest"
@@ -309,5 +312,33 @@ func TestMCPProcessesGoneAfterDisableAndClose(t *testing.T) {
 	e.disp.Close()
 	if pid == 0 || !gone(pid) {
 		t.Fatalf("server %d still running after quit", pid)
+	}
+}
+
+// A remote server that answers 401 needs sign-in: the card says so, the
+// chat says once which server, nothing opens a browser.
+func TestMCPRemoteAsksForSignIn(t *testing.T) {
+	ts := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("WWW-Authenticate", `Bearer resource_metadata="https://127.0.0.1/.well-known/oauth-protected-resource"`)
+		http.Error(w, "sign in first", http.StatusUnauthorized)
+	}))
+	t.Cleanup(ts.Close)
+	files := map[string]gittest.File{
+		".claude-plugin/plugin.json": {Body: `{"name": "remote"}`},
+		".mcp.json":                  {Body: `{"api": {"type": "http", "url": "` + ts.URL + `/mcp"}}`},
+	}
+	l := newLoopEnv(t, map[string]*gittest.Repo{"remote": repo(t, files)}, "remote")
+	l.disp = NewDispatcher(l.m, DispatcherConfig{MCPHTTPClient: ts.Client()})
+	t.Cleanup(l.disp.Close)
+	set := l.disp.Tools(context.Background(), lifecycle.ToolsEvent{SessionID: "s", ProjectDir: l.project})
+	if len(set.Tools) != 0 || len(set.Notices) != 1 || !strings.Contains(set.Notices[0].Text, "remote › api needs you to sign in") {
+		t.Fatalf("tool set %+v", set)
+	}
+	if again := l.disp.Tools(context.Background(), lifecycle.ToolsEvent{SessionID: "s", ProjectDir: l.project}); len(again.Notices) != 0 {
+		t.Errorf("told twice: %+v", again.Notices)
+	}
+	info, _ := l.m.Show(context.Background(), "remote")
+	if info.MCPServers[0].State != MCPNeedsSignIn {
+		t.Errorf("card state %+v", info.MCPServers[0])
 	}
 }

@@ -140,7 +140,7 @@ func (d *Dispatcher) startServer(x active, s *mcpServer) {
 	}
 	switch {
 	case errors.Is(err, mcp.ErrNeedsSignIn):
-		s.state, s.err = MCPNeedsSignIn, "the server asks you to sign in (open Preferences → Agent Extensions)"
+		s.state, s.err = MCPNeedsSignIn, "it needs you to sign in with OAuth, which this version of AgentDesk cannot do yet"
 		return
 	case err != nil && len(tools) == 0:
 		s.state, s.err = MCPFailed, safetext.Strip(err.Error())
@@ -189,6 +189,10 @@ func (d *Dispatcher) mcpSpec(x active, s *mcpServer) (mcp.Spec, error) {
 	spec := mcp.Spec{Name: s.decl.Name, Type: s.decl.Type, URL: launch.URL, Headers: launch.Headers, HTTPClient: d.mcpHTTP,
 		OnToolsChanged: func() { d.markStale(s) }}
 	if s.decl.Type != manifest.MCPStdio {
+		if s.decl.OAuth {
+			// It declares OAuth: without a sign-in it only answers 401.
+			return spec, mcp.ErrNeedsSignIn
+		}
 		return spec, nil
 	}
 	path, err := hookrun.LookPath(launch.Argv[0], d.hookPATH())
@@ -264,7 +268,7 @@ func (d *Dispatcher) collect(ctx context.Context, s *mcpServer, set *lifecycle.T
 	}
 	msg := fmt.Sprintf("%s is unavailable (%s); its tools are left out until it is restarted on its card", who, s.err)
 	if s.state == MCPNeedsSignIn {
-		msg = fmt.Sprintf("%s needs you to sign in before its tools can be used", who)
+		msg = fmt.Sprintf("%s needs you to sign in before its tools can be used (OAuth sign-in is not supported yet; its tools are left out)", who)
 	}
 	if s.announced != msg {
 		s.announced = msg

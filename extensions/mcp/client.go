@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"strings"
 	"sync"
@@ -212,6 +213,10 @@ func (c *Conn) startError(ctx context.Context, err error) error {
 	c.mu.Unlock()
 	if exit != nil {
 		return exit
+	}
+	var reach *url.Error
+	if errors.As(err, &reach) {
+		return fmt.Errorf("cannot reach %s: %w", reach.URL, reach.Err)
 	}
 	return fmt.Errorf("handshake: %w", err)
 }
