@@ -2,6 +2,8 @@ package extensions
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -244,7 +246,13 @@ func (d *Dispatcher) collect(ctx context.Context, s *mcpServer, set *lifecycle.T
 	switch s.state {
 	case MCPReady:
 		s.announced = ""
+		names := map[string]bool{}
 		for _, t := range s.tools {
+			name := toolName(s.key.ext, s.decl.Name, t.Name)
+			if t.Problem == "" && names[name] {
+				t.Problem = "another of its tools has the same name once spelled as " + name
+			}
+			names[name] = true
 			if t.Problem != "" {
 				if s.dropped == nil {
 					s.dropped = map[string]bool{}
@@ -255,7 +263,7 @@ func (d *Dispatcher) collect(ctx context.Context, s *mcpServer, set *lifecycle.T
 				}
 				continue
 			}
-			set.Tools = append(set.Tools, d.descriptor(s, s.conn, t))
+			set.Tools = append(set.Tools, d.descriptor(s, s.conn, t, name))
 		}
 		return
 	case MCPStarting:
@@ -281,15 +289,14 @@ func (d *Dispatcher) mcpNotice(s *mcpServer, text string) lifecycle.Notice {
 }
 
 // descriptor wraps one tool for the loop.
-func (d *Dispatcher) descriptor(s *mcpServer, conn *mcp.Conn, t mcp.Tool) lifecycle.ToolDescriptor {
-	name := manifest.MCPToolName(s.key.ext, s.decl.Name, t.Name)
+func (d *Dispatcher) descriptor(s *mcpServer, conn *mcp.Conn, t mcp.Tool, name string) lifecycle.ToolDescriptor {
 	desc := t.Description
 	if desc == "" {
 		desc = t.Title
 	}
 	server, tool := s.decl.Name, t.Name
 	return lifecycle.ToolDescriptor{Name: name, Description: desc, Schema: t.Schema, ReadOnlyHint: t.ReadOnly,
-		Source: s.key.ext, Label: s.label + " › " + server + ": " + tool,
+		Source: s.key.ext, Label: safetext.Strip(s.label + " › " + server + ": " + tool),
 		Call: func(ctx context.Context, args json.RawMessage) lifecycle.ToolResult {
 			ctx, cancel := context.WithTimeout(ctx, d.mcpCallTimeout())
 			defer cancel()
@@ -299,6 +306,22 @@ func (d *Dispatcher) descriptor(s *mcpServer, conn *mcp.Conn, t mcp.Tool) lifecy
 			}
 			return lifecycle.ToolResult{Text: text, IsError: isErr}
 		}}
+}
+
+// maxToolName is the longest tool name the model APIs accept (OpenAI's
+// and Anthropic's function names: 64 of [A-Za-z0-9_-]).
+const maxToolName = 64
+
+// toolName is Claude Code's name for a server's tool, shortened to
+// maxToolName with a hash of the whole when longer, so every name is one
+// the APIs accept and stays the same from turn to turn.
+func toolName(plugin, server, tool string) string {
+	name := manifest.MCPToolName(plugin, server, tool)
+	if len(name) <= maxToolName {
+		return name
+	}
+	sum := sha256.Sum256([]byte(name))
+	return name[:maxToolName-9] + "_" + hex.EncodeToString(sum[:4])
 }
 
 // stopMCP ends every server of an extension (all of them when id is ""),
