@@ -71,8 +71,10 @@ type Spec struct {
 	URL        string
 	Headers    map[string]string
 	HTTPClient *http.Client
-	// Token returns a stored OAuth access token for the server, or "".
-	Token func() string
+	// Credentials are a kept OAuth sign-in (refreshed as needed; OnToken
+	// gets each new token to keep); nil: none.
+	Credentials *Credentials
+	OnToken     func(*Credentials)
 	// OnToolsChanged is called (from the SDK's goroutine) when the server
 	// sends notifications/tools/list_changed.
 	OnToolsChanged func()
@@ -125,8 +127,11 @@ func (c *Conn) transport() (mcp.Transport, error) {
 	case Stdio, "":
 		return c.startProcess()
 	case HTTP:
-		return &mcp.StreamableClientTransport{Endpoint: c.spec.URL, HTTPClient: c.httpClient(), MaxRetries: 2,
-			OAuthHandler: &signIn{token: c.spec.Token}}, nil
+		t := &mcp.StreamableClientTransport{Endpoint: c.spec.URL, HTTPClient: c.httpClient(), MaxRetries: 2, OAuthHandler: needsSignIn{}}
+		if c.spec.Credentials != nil {
+			t.OAuthHandler = newStoredToken(c.spec.Credentials, c.spec.HTTPClient, c.spec.OnToken)
+		}
+		return t, nil
 	case SSE:
 		return &mcp.SSEClientTransport{Endpoint: c.spec.URL, HTTPClient: c.httpClient()}, nil
 	}

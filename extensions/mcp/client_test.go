@@ -213,3 +213,33 @@ func TestRemoteTLSIsVerified(t *testing.T) {
 		t.Fatalf("untrusted certificate accepted: %v", err)
 	}
 }
+
+func TestOAuthSignInRefreshAndHeadless(t *testing.T) {
+	o := mcptest.NewOAuthServer(t)
+	if _, err := SignIn(t.Context(), SignInSpec{URL: o.MCPURL, HTTPClient: o.Client()}); !errors.Is(err, ErrNoBrowser) {
+		t.Fatalf("headless sign-in: %v", err)
+	}
+	creds, err := SignIn(t.Context(), SignInSpec{URL: o.MCPURL, HTTPClient: o.Client(), OpenBrowser: o.Browser})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if creds.ClientID != "registered-client" || creds.Token.RefreshToken == "" || len(o.Challenges) != 1 || o.Challenges[0] != "S256" {
+		t.Fatalf("credentials %+v, PKCE methods %q", creds, o.Challenges)
+	}
+	var kept *Credentials
+	creds.Token.Expiry = time.Now().Add(-time.Minute) // as it is the next day
+	c := connect(t, Spec{Name: "remote", Type: HTTP, URL: o.MCPURL, HTTPClient: o.Client(), Credentials: creds,
+		OnToken: func(c *Credentials) { kept = c }})
+	out, _, err := c.Call(t.Context(), "echo", json.RawMessage(`{"text":"signed in"}`), 0)
+	if err != nil || out != "signed in" {
+		t.Fatalf("echo after sign-in = %q, %v", out, err)
+	}
+	if o.Refreshes == 0 || kept == nil || kept.Token.AccessToken == creds.Token.AccessToken {
+		t.Errorf("an expired token was not refreshed and kept: refreshes %d, kept %+v", o.Refreshes, kept)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	if _, err := Connect(ctx, Spec{Name: "remote", Type: HTTP, URL: o.MCPURL, HTTPClient: o.Client()}); !errors.Is(err, ErrNeedsSignIn) {
+		t.Errorf("without credentials: %v", err)
+	}
+}
