@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/agentdesk/agentdesk/agent"
@@ -15,6 +16,7 @@ import (
 	"github.com/agentdesk/agentdesk/agent/tools"
 	"github.com/agentdesk/agentdesk/extensions"
 	"github.com/agentdesk/agentdesk/extensions/hookrun"
+	"github.com/agentdesk/agentdesk/extensions/mcp"
 	"github.com/agentdesk/agentdesk/storage"
 )
 
@@ -42,6 +44,9 @@ type core struct {
 	logF  io.Closer
 	exts  *extensions.Manager
 	disp  *extensions.Dispatcher
+	// browser opens an MCP server's sign-in page: the window sets it; the
+	// CLI never opens one.
+	browser atomic.Pointer[func(string) error]
 
 	pathOnce  sync.Once
 	loginPATH string
@@ -97,8 +102,17 @@ func openCoreWarning(ctx context.Context, warn io.Writer) (*core, error) {
 		DefaultTimeout:  func() time.Duration { return extensions.LoadHookSettings(context.Background(), db).DefaultTimeout },
 		MCPStartTimeout: func() time.Duration { return extensions.LoadHookSettings(context.Background(), db).MCPStartTimeout },
 		MCPCallTimeout:  func() time.Duration { return extensions.LoadHookSettings(context.Background(), db).MCPCallTimeout },
+		OpenBrowser:     c.openBrowser,
 	})
 	return c, nil
+}
+
+// openBrowser opens a sign-in page where there is a window to do it.
+func (c *core) openBrowser(u string) error {
+	if open := c.browser.Load(); open != nil {
+		return (*open)(u)
+	}
+	return mcp.ErrNoBrowser
 }
 
 func (c *core) openLog() error {

@@ -38,6 +38,7 @@ type Dispatcher struct {
 	startTimeout, callTimeout func() time.Duration
 	lookupEnv                 func(string) (string, bool)
 	mcpHTTP                   *http.Client
+	openBrowser               func(string) error
 }
 
 // DispatcherConfig wires a Dispatcher.
@@ -54,6 +55,9 @@ type DispatcherConfig struct {
 	// MCPHTTPClient reaches remote MCP servers (tests: a client trusting a
 	// loopback CA); nil → system roots, bounded connects.
 	MCPHTTPClient *http.Client
+	// OpenBrowser opens a sign-in page in the system browser; nil (the
+	// CLI) means sign-in is refused with where to do it instead.
+	OpenBrowser func(url string) error
 }
 
 // NewDispatcher returns the dispatcher for m's extensions. Disabling,
@@ -61,7 +65,8 @@ type DispatcherConfig struct {
 func NewDispatcher(m *Manager, cfg DispatcherConfig) *Dispatcher {
 	d := &Dispatcher{m: m, hookPATH: cfg.HookPATH, defaultTimeout: cfg.DefaultTimeout, environ: cfg.Environ,
 		running: map[string]map[*context.CancelFunc]struct{}{}, announced: map[string]string{},
-		startTimeout: cfg.MCPStartTimeout, callTimeout: cfg.MCPCallTimeout, lookupEnv: cfg.LookupEnv, mcpHTTP: cfg.MCPHTTPClient}
+		startTimeout: cfg.MCPStartTimeout, callTimeout: cfg.MCPCallTimeout, lookupEnv: cfg.LookupEnv, mcpHTTP: cfg.MCPHTTPClient,
+		openBrowser: cfg.OpenBrowser}
 	if d.hookPATH == nil {
 		d.hookPATH = func() string { return os.Getenv("PATH") }
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/agentdesk/agentdesk/agent/llm"
 	"github.com/agentdesk/agentdesk/agent/llm/llmtest"
 	"github.com/agentdesk/agentdesk/extensions/gittest"
+	"github.com/agentdesk/agentdesk/extensions/mcp"
 	"github.com/agentdesk/agentdesk/extensions/mcp/mcptest"
 )
 
@@ -356,5 +357,49 @@ func TestMCPToolNamesFitTheModelAPIs(t *testing.T) {
 	}
 	if short := toolName("ctx", "srv", "a.b"); short != "mcp__plugin_ctx_srv__a_b" {
 		t.Errorf("short name %q", short)
+	}
+}
+
+// Sign-in from the card: the browser opens at the server's authorization
+// page, the credentials go to the secret store, the server then gives its
+// tools; without a browser (the CLI) sign-in says where to do it.
+func TestMCPSignInAndOut(t *testing.T) {
+	o := mcptest.NewOAuthServer(t)
+	files := map[string]gittest.File{
+		".claude-plugin/plugin.json": {Body: `{"name": "remote"}`},
+		".mcp.json":                  {Body: `{"api": {"type": "http", "url": "` + o.MCPURL + `"}}`},
+	}
+	l := newLoopEnv(t, map[string]*gittest.Repo{"remote": repo(t, files)}, "remote")
+	ev := lifecycle.ToolsEvent{SessionID: "s", ProjectDir: l.project}
+	headless := NewDispatcher(l.m, DispatcherConfig{MCPHTTPClient: o.Client()})
+	t.Cleanup(headless.Close)
+	if err := headless.SignInMCP(context.Background(), "remote", "api"); !errors.Is(err, mcp.ErrNoBrowser) {
+		t.Fatalf("headless sign-in: %v", err)
+	}
+	headless.Close()
+	l.disp = NewDispatcher(l.m, DispatcherConfig{MCPHTTPClient: o.Client(), OpenBrowser: o.Browser})
+	t.Cleanup(l.disp.Close)
+	if set := l.disp.Tools(context.Background(), ev); len(set.Tools) != 0 {
+		t.Fatalf("tools before sign-in: %+v", set)
+	}
+	if err := l.m.SignInMCP(context.Background(), "remote", "api"); err != nil {
+		t.Fatal(err)
+	}
+	set := l.disp.Tools(context.Background(), ev)
+	if !slices.ContainsFunc(set.Tools, func(d lifecycle.ToolDescriptor) bool { return d.Name == "mcp__plugin_remote_api__echo" }) {
+		t.Fatalf("tools after sign-in: %+v", set)
+	}
+	info, _ := l.m.Show(context.Background(), "remote")
+	if s := info.MCPServers[0]; !s.SignedIn || s.State != MCPReady {
+		t.Errorf("card after sign-in %+v", s)
+	}
+	if err := l.m.SignOutMCP(context.Background(), "remote", "api"); err != nil {
+		t.Fatal(err)
+	}
+	if set := l.disp.Tools(context.Background(), ev); len(set.Tools) != 0 {
+		t.Errorf("tools after sign-out: %+v", set)
+	}
+	if info, _ := l.m.Show(context.Background(), "remote"); info.MCPServers[0].SignedIn {
+		t.Error("still signed in")
 	}
 }

@@ -142,7 +142,7 @@ func (d *Dispatcher) startServer(x active, s *mcpServer) {
 	}
 	switch {
 	case errors.Is(err, mcp.ErrNeedsSignIn):
-		s.state, s.err = MCPNeedsSignIn, "it needs you to sign in with OAuth, which this version of AgentDesk cannot do yet"
+		s.state, s.err = MCPNeedsSignIn, "sign in on its card (Preferences → Agent Extensions)"
 		return
 	case err != nil && len(tools) == 0:
 		s.state, s.err = MCPFailed, safetext.Strip(err.Error())
@@ -180,18 +180,15 @@ func (d *Dispatcher) mcpSpec(x active, s *mcpServer) (mcp.Spec, error) {
 	if err := hookrun.PrepareDataDir(x.data); err != nil {
 		return mcp.Spec{}, err
 	}
-	sensitive := map[string]string{}
-	for _, o := range x.pkg.UserConfig {
-		if v, ok := x.optionEnv[o.EnvName()]; ok && o.Sensitive {
-			sensitive[o.Key] = v
-		}
-	}
 	launch := s.decl.Expand(manifest.MCPEnv{Vars: manifest.Vars{PluginRoot: x.dir, PluginData: x.data, ProjectDir: s.key.project, Options: x.optionArgv},
-		Sensitive: sensitive, LookupEnv: d.lookupEnv})
+		Sensitive: sensitiveOptions(x), LookupEnv: d.lookupEnv})
 	spec := mcp.Spec{Name: s.decl.Name, Type: s.decl.Type, URL: launch.URL, Headers: launch.Headers, HTTPClient: d.mcpHTTP,
 		OnToolsChanged: func() { d.markStale(s) }}
 	if s.decl.Type != manifest.MCPStdio {
-		if s.decl.OAuth {
+		id, server := x.id, s.decl.Name
+		spec.Credentials = d.m.mcpCredentials(id, server)
+		spec.OnToken = func(c *mcp.Credentials) { d.m.keepCredentials(id, server, c) }
+		if s.decl.OAuth && spec.Credentials == nil {
 			// It declares OAuth: without a sign-in it only answers 401.
 			return spec, mcp.ErrNeedsSignIn
 		}
@@ -276,7 +273,7 @@ func (d *Dispatcher) collect(ctx context.Context, s *mcpServer, set *lifecycle.T
 	}
 	msg := fmt.Sprintf("%s is unavailable (%s); its tools are left out until it is restarted on its card", who, s.err)
 	if s.state == MCPNeedsSignIn {
-		msg = fmt.Sprintf("%s needs you to sign in before its tools can be used (OAuth sign-in is not supported yet; its tools are left out)", who)
+		msg = fmt.Sprintf("%s needs you to sign in before its tools can be used: Sign in on its card in Preferences → Agent Extensions", who)
 	}
 	if s.announced != msg {
 		s.announced = msg

@@ -2,6 +2,7 @@ package extensions
 
 import (
 	"context"
+	"errors"
 	"strconv"
 	"strings"
 
@@ -23,6 +24,7 @@ type MCPServer struct {
 	Headers  []string `json:"headers,omitempty"`
 	UserEnv  []string `json:"user_env,omitempty"`
 	OAuth    bool     `json:"oauth,omitempty"`
+	SignedIn bool     `json:"signed_in,omitempty"` // an OAuth sign-in is kept for it
 	Inactive string   `json:"inactive,omitempty"`
 	// State: not_started, starting, ready, failed, needs_sign_in or
 	// inactive; Tools are the tool names of a ready server.
@@ -97,6 +99,8 @@ func mcpServerInfo(s manifest.MCPServer) MCPServer {
 type mcpRunner interface {
 	mcpStatus(id string) map[string]MCPStatus
 	RestartMCP(id, server string)
+	SignInMCP(ctx context.Context, id, server string) error
+	SignOutMCP(ctx context.Context, id, server string) error
 }
 
 func (m *Manager) setMCP(r mcpRunner) {
@@ -119,6 +123,7 @@ func (m *Manager) addMCPState(info *Info) {
 	}
 	states := r.mcpStatus(info.ID)
 	for i, s := range info.MCPServers {
+		info.MCPServers[i].SignedIn = s.Type != manifest.MCPStdio && m.mcpCredentials(info.ID, s.Name) != nil
 		st, ok := states[s.Name]
 		if !ok || s.State == MCPInactive {
 			continue
@@ -126,6 +131,26 @@ func (m *Manager) addMCPState(info *Info) {
 		info.MCPServers[i].State, info.MCPServers[i].Tools, info.MCPServers[i].Error = st.State, st.Tools, st.Error
 		info.MCPServers[i].Stderr, info.MCPServers[i].Pid = st.Stderr, st.Pid
 	}
+}
+
+// ErrNoMCPRunner: nothing runs MCP servers in this process.
+var ErrNoMCPRunner = errors.New("MCP servers do not run here")
+
+// SignInMCP signs in to a remote MCP server (the card's Sign in): the
+// system browser opens; the credentials go to the OS keyring.
+func (m *Manager) SignInMCP(ctx context.Context, id, server string) error {
+	if r := m.mcpRunner(); r != nil {
+		return r.SignInMCP(ctx, id, server)
+	}
+	return ErrNoMCPRunner
+}
+
+// SignOutMCP forgets a remote MCP server's sign-in.
+func (m *Manager) SignOutMCP(ctx context.Context, id, server string) error {
+	if r := m.mcpRunner(); r != nil {
+		return r.SignOutMCP(ctx, id, server)
+	}
+	return m.secrets.Delete(credentialsAccount(id, server))
 }
 
 // RestartMCP stops an extension's MCP server so the next prompt starts it

@@ -227,7 +227,7 @@ func (m *Manager) Uninstall(ctx context.Context, id string) error {
 	var forgot error
 	if e, err := m.db.Extension(ctx, id); err == nil {
 		if pkg, _, err := m.version(ctx, id, e.ActiveCommit); err == nil {
-			forgot = m.forgetOptions(ctx, id, pkg)
+			forgot = errors.Join(m.forgetOptions(ctx, id, pkg), m.forgetCredentials(id, pkg))
 		}
 	}
 	err := m.withRegistryLock(func() error {

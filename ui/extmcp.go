@@ -30,8 +30,17 @@ func (p *extensionsPane) mcpSection(info extensions.Info, st *cardState) fyne.Ca
 		case extensions.MCPNeedsSignIn:
 			state.Importance = widget.WarningImportance
 		}
-		row := container.NewBorder(nil, nil, nil, p.restartButton(info.ID, sv, st), state)
-		box.Add(row)
+		buttons := container.NewHBox()
+		actions := []fyne.CanvasObject{p.restartButton(info.ID, sv, st)}
+		if info.Status == extensions.StatusEnabled {
+			actions = append([]fyne.CanvasObject{p.signInButton(info.ID, sv, st)}, actions...)
+		}
+		for _, b := range actions {
+			if b != nil {
+				buttons.Add(b)
+			}
+		}
+		box.Add(container.NewBorder(nil, nil, nil, buttons, state))
 	}
 	return box
 }
@@ -48,6 +57,33 @@ func (p *extensionsPane) restartButton(id string, sv extensions.MCPServer, st *c
 			return fmt.Sprintf("MCP server %s stopped; it starts again with the next prompt.", sv.Name), nil
 		})
 	}}
+	if st.busy {
+		b.Disable()
+	}
+	return b
+}
+
+// signInButton offers Sign in for a remote server that needs it (the
+// system browser opens; the pane stays usable while it waits) and Sign
+// out for one with a kept sign-in; nil otherwise.
+func (p *extensionsPane) signInButton(id string, sv extensions.MCPServer, st *cardState) fyne.CanvasObject {
+	var b *widget.Button
+	switch {
+	case sv.SignedIn:
+		b = &widget.Button{Text: "Sign out", Importance: widget.LowImportance, OnTapped: func() {
+			p.run(id, func(ctx context.Context) (string, error) {
+				return fmt.Sprintf("Signed out of %s; its tools leave the next prompt.", sv.Name), p.u.d.Extensions.SignOutMCP(ctx, id, sv.Name)
+			})
+		}}
+	case sv.State == extensions.MCPNeedsSignIn || sv.OAuth && sv.State == extensions.MCPNotStarted:
+		b = &widget.Button{Text: "Sign in", Icon: theme.LoginIcon(), Importance: widget.HighImportance, OnTapped: func() {
+			p.run(id, func(ctx context.Context) (string, error) {
+				return fmt.Sprintf("Signed in to %s; its tools join the next prompt.", sv.Name), p.u.d.Extensions.SignInMCP(ctx, id, sv.Name)
+			})
+		}}
+	default:
+		return nil
+	}
 	if st.busy {
 		b.Disable()
 	}

@@ -42,8 +42,12 @@ type MCPServer struct {
 	Env     []NameValue `json:",omitempty"`
 	URL     string      `json:",omitempty"`
 	Headers []NameValue `json:",omitempty"`
-	// OAuth is set when the declaration asks for OAuth sign-in.
-	OAuth bool `json:",omitempty"`
+	// OAuth is set when the declaration asks for OAuth sign-in, with the
+	// client it names (clientId) and the loopback port registered for it
+	// (callbackPort), when it does.
+	OAuth             bool   `json:",omitempty"`
+	OAuthClientID     string `json:",omitempty"`
+	OAuthCallbackPort int    `json:",omitempty"`
 	// UserEnv names the variables of the user's own environment that its
 	// env and headers read (${VAR}): the only ones it ever gets, shown
 	// before it is trusted.
@@ -206,6 +210,13 @@ func (l *loader) parseMCPServer(where, name string, raw json.RawMessage) (MCPSer
 	}
 	s := MCPServer{Name: name, Source: where, Command: d.Command, Args: d.Args, Cwd: d.Cwd, URL: strings.TrimSpace(d.URL),
 		OAuth: !isNull(d.OAuth) && string(d.OAuth) != "false"}
+	var oauth struct {
+		ClientID     string `json:"clientId"`
+		CallbackPort int    `json:"callbackPort"`
+	}
+	if json.Unmarshal(d.OAuth, &oauth) == nil && oauth.CallbackPort >= 0 && oauth.CallbackPort < 65536 {
+		s.OAuthClientID, s.OAuthCallbackPort = oauth.ClientID, oauth.CallbackPort
+	}
 	var problems []string
 	if strings.TrimSpace(name) == "" || toolNameChar.MatchString(name) {
 		l.note("MCP server %q: its tools are named %s… (Claude Code's spelling of the name)", name, MCPToolPrefix(l.pkg.Manifest.Name, name))
