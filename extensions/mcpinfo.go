@@ -40,6 +40,9 @@ func (s MCPServer) Target() string {
 	if s.Type == manifest.MCPStdio {
 		return Hook{Argv: s.Argv}.ArgvText()
 	}
+	if s.URL == "" {
+		return s.Type + " (no URL)"
+	}
 	return s.Type + " " + s.URL
 }
 
