@@ -29,25 +29,31 @@ func (s *Session) mcpTools(ctx context.Context, th *thread) []tools.Tool {
 	set := s.a.cfg.MCP.Tools(s.reporting(ctx), lifecycle.ToolsEvent{SessionID: s.info.ID, ProjectDir: s.project})
 	s.bus.Publish(Event{Kind: EventStatus, Session: s.info.ID})
 	s.notices(ctx, set.Notices)
-	var out []tools.Tool
-	var left []string
-	used := 0
-	for _, d := range set.Tools {
-		if th.only != nil && !th.only[d.Name] {
-			continue
-		}
-		size := len(d.Name) + len(d.Description) + len(d.Schema)
-		if used+size > MaxMCPToolBytes {
-			left = append(left, d.Name)
-			continue
-		}
-		used += size
-		out = append(out, &mcpTool{d: d})
-	}
+	out, left := fitMCPTools(set.Tools, th.only, MaxMCPToolBytes)
 	if len(left) > 0 {
 		s.leftOutNotice(ctx, left)
 	}
 	return out
+}
+
+// fitMCPTools wraps the descriptors a thread may use (all, or those its
+// allowlist names) in order while their names, descriptions and schemas
+// fit in limit bytes, and names the ones left out.
+func fitMCPTools(descs []lifecycle.ToolDescriptor, only map[string]bool, limit int) (fit []tools.Tool, left []string) {
+	used := 0
+	for _, d := range descs {
+		if only != nil && !only[d.Name] {
+			continue
+		}
+		size := len(d.Name) + len(d.Description) + len(d.Schema)
+		if used+size > limit {
+			left = append(left, d.Name)
+			continue
+		}
+		used += size
+		fit = append(fit, &mcpTool{d: d})
+	}
+	return fit, left
 }
 
 // leftOutNotice says once per session and set which MCP tools did not fit.
