@@ -79,7 +79,9 @@ func (d *Dispatcher) Tools(ctx context.Context, ev lifecycle.ToolsEvent) lifecyc
 	if len(wanted) == 0 {
 		return lifecycle.ToolSet{}
 	}
-	lifecycle.ReportStatus(ctx, "starting MCP servers…")
+	if slices.ContainsFunc(wanted, starting) {
+		lifecycle.ReportStatus(ctx, "starting MCP servers…")
+	}
 	wait, cancel := context.WithTimeout(ctx, d.mcpStartTimeout()+time.Second)
 	for _, s := range wanted {
 		select {
@@ -95,6 +97,15 @@ func (d *Dispatcher) Tools(ctx context.Context, ev lifecycle.ToolsEvent) lifecyc
 	return set
 }
 
+func starting(s *mcpServer) bool {
+	select {
+	case <-s.ready:
+		return false
+	default:
+		return true
+	}
+}
+
 // ensureStarted returns the server for key, starting it in the
 // background when it never started. A failed one stays failed until the
 // user restarts it.
@@ -105,6 +116,8 @@ func (d *Dispatcher) ensureStarted(x active, decl manifest.MCPServer, project st
 	if s, ok := d.mcp.servers[key]; ok && s.dir == x.dir {
 		s.touched = time.Now()
 		return s
+	} else if ok { // another version's: it goes
+		go d.closeServer(s)
 	}
 	s := &mcpServer{key: key, label: x.label, decl: decl, dir: x.dir, ready: make(chan struct{}), state: MCPStarting, touched: time.Now()}
 	if d.mcp.servers == nil {
@@ -324,30 +337,7 @@ func toolName(plugin, server, tool string) string {
 // stopMCP ends every server of an extension (all of them when id is ""),
 // waiting until their process groups are gone.
 func (d *Dispatcher) stopMCP(id string) {
-	d.mcp.mu.Lock()
-	var gone []*mcpServer
-	for k, s := range d.mcp.servers {
-		if id == "" || k.ext == id {
-			gone = append(gone, s)
-			delete(d.mcp.servers, k)
-		}
-	}
-	d.mcp.mu.Unlock()
-	var wg sync.WaitGroup
-	for _, s := range gone {
-		wg.Go(func() {
-			<-s.ready
-			d.mcp.mu.Lock()
-			conn := s.conn
-			s.conn = nil
-			d.mcp.mu.Unlock()
-			if conn != nil {
-				conn.Close()
-			}
-			d.m.release(s.dir)
-		})
-	}
-	wg.Wait()
+	d.closeServers(func(k mcpKey) bool { return id == "" || k.ext == id })
 }
 
 // Close ends every MCP server; the app calls it as it quits.
@@ -356,26 +346,40 @@ func (d *Dispatcher) Close() { d.stopMCP("") }
 // RestartMCP stops an extension's server (in every project) so the next
 // turn starts it again.
 func (d *Dispatcher) RestartMCP(id, server string) {
+	d.closeServers(func(k mcpKey) bool { return k.ext == id && k.server == server })
+}
+
+// closeServers forgets the servers whose key matches and ends them, all
+// at once, returning when they are gone.
+func (d *Dispatcher) closeServers(match func(mcpKey) bool) {
 	d.mcp.mu.Lock()
 	var gone []*mcpServer
 	for k, s := range d.mcp.servers {
-		if k.ext == id && k.server == server {
+		if match(k) {
 			gone = append(gone, s)
 			delete(d.mcp.servers, k)
 		}
 	}
 	d.mcp.mu.Unlock()
+	var wg sync.WaitGroup
 	for _, s := range gone {
-		<-s.ready
-		d.mcp.mu.Lock()
-		conn := s.conn
-		s.conn = nil
-		d.mcp.mu.Unlock()
-		if conn != nil {
-			conn.Close()
-		}
-		d.m.release(s.dir)
+		wg.Go(func() { d.closeServer(s) })
 	}
+	wg.Wait()
+}
+
+// closeServer ends a server that is no longer in the map, once its start
+// is over, and lets its version folder go.
+func (d *Dispatcher) closeServer(s *mcpServer) {
+	<-s.ready
+	d.mcp.mu.Lock()
+	conn := s.conn
+	s.conn = nil
+	d.mcp.mu.Unlock()
+	if conn != nil {
+		conn.Close()
+	}
+	d.m.release(s.dir)
 }
 
 // MCPStatus is what one server is doing now, for the card and `ext show`.
