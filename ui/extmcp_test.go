@@ -5,7 +5,9 @@ import (
 	"testing"
 
 	"github.com/agentdesk/agentdesk/agent/lifecycle"
+	"github.com/agentdesk/agentdesk/extensions"
 	"github.com/agentdesk/agentdesk/extensions/gittest"
+	"github.com/agentdesk/agentdesk/extensions/mcp/mcptest"
 )
 
 // A server that exits at once: the trust dialog lists it, the card shows
@@ -50,4 +52,33 @@ func TestPaneShowsMCPServers(t *testing.T) {
 	p.tap("Restart")
 	p.waitText("quitter stopped; it starts again with the next prompt")
 	p.waitText("quitter — not started")
+}
+
+// Sign in from the card: the browser (here the fixture's, following the
+// redirect) is opened off the UI goroutine; the card then offers Sign out.
+func TestPaneSignsInToAnMCPServer(t *testing.T) {
+	o := mcptest.NewOAuthServer(t)
+	r := gittest.NewRepo(t)
+	r.Commit(t, "main", "v1", map[string]gittest.File{
+		".claude-plugin/plugin.json": {Body: `{"name":"wiki","version":"1.0.0"}`},
+		".mcp.json":                  {Body: `{"mcpServers":{"api":{"type":"http","url":"` + o.MCPURL + `","oauth":{}}}}`},
+	})
+	r.SetHEAD(t, "main")
+	p := newPaneEnv(t, map[string]*gittest.Repo{"wiki": r}, nil)
+	disp := extensions.NewDispatcher(p.exts, extensions.DispatcherConfig{MCPHTTPClient: o.Client(), OpenBrowser: o.Browser})
+	t.Cleanup(disp.Close)
+	p.install(p.server.URL + "/wiki.git")
+	p.waitText("Review and enable")
+	p.tap("Review and enable")
+	p.waitText("Enable wiki?")
+	p.tap("Enable")
+	p.waitText("its 1 MCP servers start with it")
+	p.tap("Sign in")
+	p.waitText("Signed in to api; its tools join the next prompt.")
+	p.waitText("Sign out")
+	if set := disp.Tools(t.Context(), lifecycle.ToolsEvent{SessionID: "s", ProjectDir: p.project}); len(set.Tools) == 0 {
+		t.Fatalf("no tools after signing in: %+v", set)
+	}
+	p.tap("Sign out")
+	p.waitText("Signed out of api")
 }
