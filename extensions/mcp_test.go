@@ -403,3 +403,21 @@ func TestMCPSignInAndOut(t *testing.T) {
 		t.Error("still signed in")
 	}
 }
+
+// A server slower than the start timeout (Preferences → Advanced) is
+// failed with why, told once, and leaves no process behind.
+func TestMCPStartTimeout(t *testing.T) {
+	files := mcpPlugin(t)
+	files[".mcp.json"] = gittest.File{Body: strings.Replace(files[".mcp.json"].Body, `"GREETING"`, `"`+mcptest.DelayEnv+`": "30s", "GREETING"`, 1)}
+	l := newLoopEnv(t, map[string]*gittest.Repo{"mcpfix": repo(t, files)}, "mcpfix")
+	l.disp = NewDispatcher(l.m, DispatcherConfig{HookPATH: func() string { return testPATH },
+		MCPStartTimeout: func() time.Duration { return 300 * time.Millisecond }})
+	t.Cleanup(l.disp.Close)
+	set := l.disp.Tools(context.Background(), lifecycle.ToolsEvent{SessionID: "s", ProjectDir: l.project})
+	if len(set.Tools) != 0 || len(set.Notices) != 1 || !strings.Contains(set.Notices[0].Text, "did not answer within the start timeout") {
+		t.Fatalf("slow server: %+v", set)
+	}
+	if srv := l.disp.mcpStatus("mcpfix")["fix"]; srv.State != MCPFailed || srv.Pid != 0 {
+		t.Errorf("slow server state %+v", srv)
+	}
+}

@@ -115,7 +115,7 @@ func Connect(ctx context.Context, s Spec) (*Conn, error) {
 	session, err := client.Connect(ctx, transport, nil)
 	if err != nil {
 		c.Close()
-		return nil, &StartError{Err: c.startError(ctx, err), Stderr: c.Stderr()}
+		return nil, &StartError{Err: c.startError(ctx, err), Stderr: c.Stderr(), Pid: c.Pid()}
 	}
 	c.session = session
 	go c.watch()
@@ -231,6 +231,7 @@ func (c *Conn) startError(ctx context.Context, err error) error {
 type StartError struct {
 	Err    error
 	Stderr string
+	Pid    int // the stdio server's process, already ended; 0 if none started
 }
 
 func (e *StartError) Error() string { return e.Err.Error() }

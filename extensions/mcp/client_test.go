@@ -133,8 +133,12 @@ func TestStdioStartTimeoutLeavesNoProcess(t *testing.T) {
 	defer cancel()
 	s := stdioSpec(t, mcptest.DelayEnv+"=30s")
 	_, err := Connect(ctx, s)
-	if !errors.Is(err, context.DeadlineExceeded) {
+	var start *StartError
+	if !errors.Is(err, context.DeadlineExceeded) || !errors.As(err, &start) || start.Pid == 0 {
 		t.Fatalf("slow start: %v", err)
+	}
+	if err := syscall.Kill(start.Pid, 0); !errors.Is(err, syscall.ESRCH) {
+		t.Fatalf("the slow server %d is still there: %v", start.Pid, err)
 	}
 }
 
