@@ -43,7 +43,8 @@ type mcpServer struct {
 	decl  manifest.MCPServer
 	dir   string // the version folder it runs from (kept while it runs)
 
-	ready chan struct{} // closed when the start has ended either way
+	ready       chan struct{}      // closed when the start has ended either way
+	cancelStart context.CancelFunc // ends a start still under way (disable, quit)
 
 	// Guarded by the dispatcher's mcpMu.
 	state     string
@@ -119,20 +120,21 @@ func (d *Dispatcher) ensureStarted(x active, decl manifest.MCPServer, project st
 	} else if ok { // another version's: it goes
 		go d.closeServer(s)
 	}
-	s := &mcpServer{key: key, label: x.label, decl: decl, dir: x.dir, ready: make(chan struct{}), state: MCPStarting, touched: time.Now()}
+	startCtx, cancel := context.WithTimeout(context.Background(), d.mcpStartTimeout())
+	s := &mcpServer{key: key, label: x.label, decl: decl, dir: x.dir, ready: make(chan struct{}), cancelStart: cancel,
+		state: MCPStarting, touched: time.Now()}
 	if d.mcp.servers == nil {
 		d.mcp.servers = map[mcpKey]*mcpServer{}
 	}
 	d.mcp.servers[key] = s
 	d.m.acquire(x.dir)
-	go d.startServer(x, s)
+	go d.startServer(startCtx, x, s)
 	return s
 }
 
-func (d *Dispatcher) startServer(x active, s *mcpServer) {
+func (d *Dispatcher) startServer(ctx context.Context, x active, s *mcpServer) {
 	defer close(s.ready)
-	ctx, cancel := context.WithTimeout(context.Background(), d.mcpStartTimeout())
-	defer cancel()
+	defer s.cancelStart()
 	spec, err := d.mcpSpec(x, s)
 	var conn *mcp.Conn
 	var tools []mcp.Tool
@@ -371,6 +373,7 @@ func (d *Dispatcher) closeServers(match func(mcpKey) bool) {
 // closeServer ends a server that is no longer in the map, once its start
 // is over, and lets its version folder go.
 func (d *Dispatcher) closeServer(s *mcpServer) {
+	s.cancelStart()
 	<-s.ready
 	d.mcp.mu.Lock()
 	conn := s.conn
