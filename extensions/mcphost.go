@@ -148,13 +148,14 @@ func (d *Dispatcher) startServer(ctx context.Context, x active, s *mcpServer) {
 		}
 	}
 	d.mcp.mu.Lock()
-	defer d.mcp.mu.Unlock()
-	if d.mcp.servers[s.key] != s { // stopped while starting
+	if d.mcp.servers[s.key] != s { // stopped while starting: gone before ready closes
+		d.mcp.mu.Unlock()
 		if conn != nil {
-			go conn.Close()
+			conn.Close()
 		}
 		return
 	}
+	defer d.mcp.mu.Unlock()
 	switch {
 	case errors.Is(err, mcp.ErrNeedsSignIn):
 		s.state, s.err = MCPNeedsSignIn, "sign in on its card (Preferences → Agent Extensions)"
