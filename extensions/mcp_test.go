@@ -44,8 +44,11 @@ func mcpPlugin(t *testing.T) map[string]gittest.File {
 			"` + mcptest.ServeEnv + `": "1", "` + mcptest.MarkEnv + `": "${CLAUDE_PLUGIN_DATA}/mark", "GREETING": "${MY_GREETING}"}},
 			"placeholder": {"type": "http", "url": ""}}}`},
 		"hooks/hooks.json": {Body: `{"hooks": {"PreToolUse": [{"matcher": "mcp__plugin_mcpfix_fix__picture",
-			"hooks": [{"type": "command", "command": "${CLAUDE_PLUGIN_ROOT}/hooks/deny.sh"}]}]}}`},
+			"hooks": [{"type": "command", "command": "${CLAUDE_PLUGIN_ROOT}/hooks/deny.sh"}]}],
+			"PostToolUse": [{"matcher": "mcp__plugin_mcpfix_fix__echo",
+			"hooks": [{"type": "command", "command": "${CLAUDE_PLUGIN_ROOT}/hooks/post.sh"}]}]}}`},
 		"hooks/deny.sh": {Body: "#!/bin/sh\necho 'pictures are blocked here' >&2\nexit 2\n", Mode: 0o755},
+		"hooks/post.sh": {Body: "#!/bin/sh\necho '{\"hookSpecificOutput\":{\"hookEventName\":\"PostToolUse\",\"additionalContext\":\"post hook saw the echo\"}}'\n", Mode: 0o755},
 	}
 }
 
@@ -169,8 +172,8 @@ func TestMCPToolCallThroughTheLoop(t *testing.T) {
 	if !slices.Contains(first.Tools, echoTool) || slices.Contains(first.Tools, "mcp__plugin_mcpfix_fix__broken") || !slices.Contains(first.Tools, "read_file") {
 		t.Errorf("tools offered: %q", first.Tools)
 	}
-	if got := toolResult(last); got != "round trip" {
-		t.Errorf("tool result %q", got)
+	if got := toolResult(last); !strings.HasPrefix(got, "round trip") || !strings.Contains(got, "post hook saw the echo") {
+		t.Errorf("tool result %q, want the echo and the PostToolUse hook's context", got)
 	}
 	asked := e.approver.asked()
 	if len(asked) != 1 || asked[0].Tool != echoTool || !strings.Contains(asked[0].Preview.Detail, `"text": "round trip"`) {
