@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/agentdesk/agentdesk/agent/safetext"
 	"github.com/agentdesk/agentdesk/agent/tools"
 )
 
@@ -55,6 +56,27 @@ type ApprovalRequest struct {
 	// Preview and Summary are then the rewrite.
 	Original        *tools.Preview
 	OriginalSummary string
+}
+
+// ForDisplay is r made safe to show: the model or a hook wrote the call,
+// so what could drive a terminal or reorder a label is written as a
+// visible escape (\x1b, \u202e) and the call still reads exactly as it
+// runs.
+func (r ApprovalRequest) ForDisplay() ApprovalRequest {
+	v := safetext.Visible
+	r.Tool, r.Summary, r.Forced, r.OriginalSummary = v(r.Tool), v(r.Summary), v(r.Forced), v(r.OriginalSummary)
+	r.Preview = previewForDisplay(r.Preview)
+	if r.Original != nil {
+		original := previewForDisplay(*r.Original)
+		r.Original = &original
+	}
+	return r
+}
+
+func previewForDisplay(p tools.Preview) tools.Preview {
+	v := safetext.Visible
+	p.Title, p.Detail, p.Diff, p.Command = v(p.Title), v(p.Detail), v(p.Diff), v(p.Command)
+	return p
 }
 
 // Approver asks the user. Request blocks until answered or ctx ends; an

@@ -322,6 +322,48 @@ func TestSkillsCatalogAndReadAccess(t *testing.T) {
 	}
 }
 
+// An extension's SKILL.md names its scripts through Claude Code's
+// variables: read_file gives the model real paths and says so; the
+// user's and the project's own skills are read as written.
+func TestExtensionSkillVariablesAreReplacedWhenRead(t *testing.T) {
+	e := newEnv(t)
+	body := "---\nname: %s\ndescription: d\n---\nRun ${CLAUDE_SKILL_DIR}/scripts/go.sh from ${CLAUDE_PLUGIN_ROOT}.\n"
+	files := map[string]string{}
+	for _, dir := range []string{
+		filepath.Join(e.home, ".agents", "skills", "mine"),
+		filepath.Join(e.project.Path, ".agents", "skills", "ours"),
+	} {
+		os.MkdirAll(dir, 0o755)
+		os.WriteFile(filepath.Join(dir, "SKILL.md"), []byte(fmt.Sprintf(body, filepath.Base(dir))), 0o644)
+		files[filepath.Base(dir)] = filepath.Join(dir, "SKILL.md")
+	}
+	plugin := filepath.Join(t.TempDir(), "store", "ext", "abc123")
+	skillDir := filepath.Join(plugin, "skills", "deploy")
+	os.MkdirAll(skillDir, 0o755)
+	os.WriteFile(filepath.Join(skillDir, "SKILL.md"), []byte(fmt.Sprintf(body, "deploy")), 0o644)
+	e.life.roots = []skills.Root{{Dir: filepath.Join(plugin, "skills"), Source: "extension ext", PluginRoot: plugin}}
+	var calls []llmtest.ToolCall
+	for _, f := range []string{filepath.Join(skillDir, "SKILL.md"), files["mine"], files["ours"]} {
+		calls = append(calls, llmtest.ToolCall{Name: "read_file", Args: fmt.Sprintf(`{"path":%q}`, f)})
+	}
+	e.server.Push(llmtest.Reply{ToolCalls: calls}, llmtest.Reply{Text: "ok"})
+	s := e.newSession()
+	e.send(s, "deploy please")
+	results := toolResults(e.server.Requests()[1])
+	if len(results) != 3 {
+		t.Fatalf("tool results = %q", results)
+	}
+	want := "Run " + skillDir + "/scripts/go.sh from " + plugin + "."
+	if !strings.Contains(results[0], want) || !strings.HasPrefix(results[0], "[SKILL.md of extension ext: ${CLAUDE_SKILL_DIR} is shown as "+skillDir) {
+		t.Errorf("the extension's SKILL.md read as %q, want %q under a header", results[0], want)
+	}
+	for _, r := range results[1:] {
+		if !strings.Contains(r, "Run ${CLAUDE_SKILL_DIR}/scripts/go.sh from ${CLAUDE_PLUGIN_ROOT}.") || strings.HasPrefix(r, "[") {
+			t.Errorf("the user's or project's own skill was rewritten: %q", r)
+		}
+	}
+}
+
 func writeSkill(t *testing.T, dir, name, desc string) {
 	t.Helper()
 	os.MkdirAll(dir, 0o755)

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/agentdesk/agentdesk/agent/llm"
+	"github.com/agentdesk/agentdesk/agent/safetext"
 	"github.com/agentdesk/agentdesk/storage"
 )
 
@@ -49,6 +50,14 @@ type Host struct {
 	// typed, which the composer takes back.
 	Unsent int64  `json:"unsent,omitempty"`
 	Prompt string `json:"prompt,omitempty"`
+}
+
+// ForDisplay is h made safe for a terminal or a label: host entries
+// quote hooks and servers (a systemMessage, stderr, a server's error).
+func (h Host) ForDisplay() Host {
+	s := safetext.Strip
+	h.Label, h.Text, h.Source, h.Event, h.Status = s(h.Label), s(h.Text), s(h.Source), s(h.Event), s(h.Status)
+	return h
 }
 
 // Entry is one item of a session's transcript.

@@ -109,7 +109,7 @@ func (a *Agent) OpenSession(ctx context.Context, id string) (*Session, error) {
 func (a *Agent) open(ctx context.Context, info storage.Session, dir string) (*Session, error) {
 	s := &Session{a: a, info: info, project: dir, bus: NewBus(), blocks: map[string]lifecycle.ContextBlock{},
 		main: &thread{session: info.ID}, idle: closedChan(), titleSet: info.Title != "New session"}
-	set, err := tools.New(dir, tools.Options{ReadRoots: s.skillDirs, Env: a.cfg.CommandEnv})
+	set, err := tools.New(dir, tools.Options{ReadRoots: s.readRoots, Env: a.cfg.CommandEnv})
 	if err != nil {
 		return nil, fmt.Errorf("open session in %s: %w", dir, err)
 	}
@@ -367,12 +367,13 @@ func (s *Session) host(ctx context.Context, h Host) {
 	}
 }
 
-// skillDirs are the read-only roots the read tools may open: every skill
-// root currently in the catalog.
-func (s *Session) skillDirs() []string {
-	var dirs []string
+// readRoots are the read-only roots the read tools may open: every skill
+// root currently in the catalog. An extension's SKILL.md comes back with
+// its variables replaced by real paths.
+func (s *Session) readRoots() []tools.ReadRoot {
+	var dirs []tools.ReadRoot
 	for _, r := range s.skillRoots() {
-		dirs = append(dirs, r.Dir)
+		dirs = append(dirs, tools.ReadRoot{Dir: r.Dir, Expand: r.ExpandSkill})
 	}
 	return dirs
 }

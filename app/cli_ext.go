@@ -58,7 +58,7 @@ func cmdExt(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err := x.dispatch(ctx, args[0], args[1:]); err != nil {
 		var usage usageError
 		if errors.As(err, &usage) {
-			fmt.Fprintln(stderr, "agentdesk:", err)
+			fmt.Fprintln(stderr, "agentdesk:", safetext.Strip(err.Error()))
 			return 2
 		}
 		return fail(stderr, err)
@@ -156,7 +156,7 @@ func (x *extCLI) printMarketplace(e *extensions.MarketplaceError) {
 		if p.Unsupported != "" {
 			desc = "(cannot be installed: " + p.Unsupported + ")"
 		}
-		fmt.Fprintf(w, "%s\t%s\t%s\n", p.Name, orDash(safetext.Strip(p.Version)), firstLine(safetext.Strip(desc)))
+		fmt.Fprintf(w, "%s\t%s\t%s\n", safetext.Strip(p.Name), orDash(safetext.Strip(p.Version)), firstLine(safetext.Strip(desc)))
 	}
 	w.Flush()
 }
@@ -281,6 +281,7 @@ func (x *extCLI) enable(ctx context.Context, a cmdArgs) error {
 	if err != nil {
 		return err
 	}
+	t = t.ForDisplay() // its Hash still names the hooks as they are
 	if t.NeedsConfirmation() {
 		x.printTrust(t)
 		if !a.bools["yes"] && !x.confirm("Trust and enable "+t.Name+"?") {
@@ -298,7 +299,7 @@ func (x *extCLI) enable(ctx context.Context, a cmdArgs) error {
 	}
 	fmt.Fprintf(x.out, "enabled %s (%d hooks, %d MCP servers, %d skills)\n", info.ID, len(t.Hooks), len(t.MCPServers), len(info.Skills))
 	if info.Status == extensions.StatusError {
-		fmt.Fprintf(x.out, "but inactive: %s\n", info.LastError)
+		fmt.Fprintf(x.out, "but inactive: %s\n", info.ForDisplay().LastError)
 	}
 	return nil
 }
@@ -335,6 +336,7 @@ func (x *extCLI) setOptions(ctx context.Context, id string, pairs []string, ask 
 }
 
 func (x *extCLI) askOption(o extensions.OptionValue, where string) string {
+	o.Title, o.Description, o.Default = safetext.Strip(o.Title), safetext.Strip(o.Description), safetext.Strip(o.Default)
 	fmt.Fprintf(x.errOut, "%s", o.Title)
 	if o.Description != "" {
 		fmt.Fprintf(x.errOut, " (%s)", o.Description)
@@ -479,7 +481,7 @@ func (x *extCLI) printChecks(rows []checkRow) error {
 		case r.Available:
 			state = "update available (agentdesk ext update " + r.ID + ")"
 		}
-		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\n", r.ID, ref, orDash(extensions.ShortCommit(r.Current)), orDash(extensions.ShortCommit(r.Latest)), state)
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\n", r.ID, safetext.Strip(ref), orDash(extensions.ShortCommit(r.Current)), orDash(extensions.ShortCommit(r.Latest)), safetext.Strip(state))
 	}
 	return w.Flush()
 }
@@ -525,6 +527,7 @@ func (x *extCLI) rollback(ctx context.Context, a cmdArgs) error {
 	if err != nil {
 		return err
 	}
+	info = info.ForDisplay()
 	fmt.Fprintf(x.out, "rolled back %s to %s (%s); status %s\n", id, extensions.ShortCommit(info.Commit), orDash(info.Version), info.Status)
 	return nil
 }
@@ -538,6 +541,7 @@ func (x *extCLI) uninstall(ctx context.Context, a cmdArgs) error {
 	if err != nil {
 		return err
 	}
+	info = info.ForDisplay()
 	if !a.bools["yes"] {
 		fmt.Fprintf(x.out, "This deletes %s: its package (%s) and its data folder (%s).\n", info.Name, info.Dir, info.DataDir)
 		if !x.confirm("Uninstall " + info.Name + "?") {
@@ -567,10 +571,15 @@ func isTerminal(w io.Writer) bool {
 	return err == nil && info.Mode()&os.ModeCharDevice != 0
 }
 
+// writeJSON writes v indented, with what could drive a terminal escaped
+// (the data read back is the same).
 func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(safetext.JSON(b), '\n'))
+	return err
 }
 
 func orDash(s string) string {

@@ -219,9 +219,7 @@ func (p *cliPrinter) host(h *agent.Host) {
 	if h == nil {
 		return
 	}
-	// Host entries quote hooks and servers: systemMessage, stderr, reasons.
-	safe := *h
-	safe.Label, safe.Text, safe.Source, safe.Event = safetext.Strip(h.Label), safetext.Strip(h.Text), safetext.Strip(h.Source), safetext.Strip(h.Event)
+	safe := h.ForDisplay()
 	h = &safe
 	switch h.Kind {
 	case agent.HostError:
@@ -254,11 +252,12 @@ type cliApprover struct {
 }
 
 func (c *cliApprover) Request(ctx context.Context, req agent.ApprovalRequest) agent.Decision {
+	req = req.ForDisplay() // the model or a hook wrote it: shown exactly, escapes visible
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	fmt.Fprintf(c.out, "\n%s wants to run:\n", req.Tool)
 	if req.Forced != "" {
-		fmt.Fprintf(c.out, "  (%s)\n", safetext.Visible(req.Forced))
+		fmt.Fprintf(c.out, "  (%s)\n", req.Forced)
 	}
 	printPreview(c.out, req.Preview, req.Summary)
 	if req.Original != nil {
@@ -292,16 +291,16 @@ func (c *cliApprover) Request(ctx context.Context, req agent.ApprovalRequest) ag
 	}
 }
 
-// printPreview shows a call exactly (the model or a hook wrote it),
-// escapes made visible.
+// printPreview shows a call exactly as it runs (made safe by
+// ApprovalRequest.ForDisplay).
 func printPreview(out io.Writer, p tools.Preview, summary string) {
 	switch {
 	case p.Command != "":
-		fmt.Fprintf(out, "  %s\n  in %s\n", safetext.Visible(p.Command), p.Dir)
+		fmt.Fprintf(out, "  %s\n  in %s\n", p.Command, p.Dir)
 	case p.Diff != "":
-		fmt.Fprintln(out, safetext.Visible(p.Diff))
+		fmt.Fprintln(out, p.Diff)
 	default:
-		fmt.Fprintf(out, "  %s\n", safetext.Visible(summary))
+		fmt.Fprintf(out, "  %s\n", summary)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/agentdesk/agentdesk/agent/safetext"
 	"github.com/agentdesk/agentdesk/app/internal/quietinit"
 	"github.com/agentdesk/agentdesk/ui"
 )
@@ -86,8 +87,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return 2
 }
 
-// fail prints a one-line reason and returns the exit status for it.
+// fail prints a one-line reason and returns the exit status for it. A
+// reason may quote a package, a hook or a server: it is made safe first.
 func fail(stderr io.Writer, err error) int {
-	fmt.Fprintln(stderr, "agentdesk:", err)
+	fmt.Fprintln(stderr, "agentdesk:", safetext.Strip(err.Error()))
 	return 1
 }

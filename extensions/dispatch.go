@@ -130,12 +130,13 @@ func (d *Dispatcher) Enabled() []string {
 }
 
 // SkillRoots implements agent.SkillSource: the enabled extensions' skill
-// folders, in installation order.
+// folders, in installation order, each with its extension's active
+// version folder for ${CLAUDE_PLUGIN_ROOT}.
 func (d *Dispatcher) SkillRoots() []skills.Root {
 	var roots []skills.Root
 	for _, x := range d.active(context.Background()) {
 		for _, dir := range x.pkg.SkillRoots {
-			roots = append(roots, skills.Root{Dir: dir, Source: "extension " + x.id})
+			roots = append(roots, skills.Root{Dir: dir, Source: "extension " + x.id, PluginRoot: x.dir})
 		}
 	}
 	return roots

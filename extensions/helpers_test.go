@@ -168,3 +168,21 @@ func (e *testEnv) storeState() []string {
 func sessionStartEvent(project string) lifecycle.SessionStartEvent {
 	return lifecycle.SessionStartEvent{SessionID: "s1", ProjectDir: project, Source: lifecycle.SourceStartup, Model: "m"}
 }
+
+// logInstalled logs what an install gave: hooks and whether they run,
+// skills, commands, diagnostics.
+func logInstalled(t *testing.T, name string, info Info) {
+	var hooks []string
+	for _, h := range info.Hooks {
+		state := "runs"
+		if h.Inactive != "" {
+			state = "inactive: " + h.Inactive
+		}
+		hooks = append(hooks, h.Event+" "+h.ArgvText()+" ("+state+")")
+	}
+	var commands []string
+	for _, c := range info.Commands {
+		commands = append(commands, "/"+c.Name)
+	}
+	t.Logf("%s: ok, %d hooks, %d skills, commands %q; hooks %q; notes %q", name, len(info.Hooks), len(info.Skills), commands, hooks, info.Diagnostics)
+}

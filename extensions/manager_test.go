@@ -137,6 +137,7 @@ func TestHostileRepositoriesAreRejectedAndLeaveNothing(t *testing.T) {
 		{"passwd", with(plugin("a", "", false), map[string]gittest.File{"link": {Symlink: "/etc/passwd"}}), "link"},
 		{"dirlink", with(plugin("a", "", false), map[string]gittest.File{"skills": {Symlink: "../../.."}}), "skills"},
 		{"hookslink", with(plugin("a", "", false), map[string]gittest.File{".codex-plugin/plugin.json": {Body: `{"name":"a","hooks":"h/hooks.json"}`}, "h": {Symlink: "/etc"}}), "h"},
+		{"dotgitlink", with(plugin("a", "", false), map[string]gittest.File{"cfg": {Symlink: ".git/config"}}), "cfg -> .git/config points into the git metadata"},
 		{"gitlink", with(plugin("a", "", false), map[string]gittest.File{"vendor/sub": {Gitlink: strings.Repeat("ab", 20)}}), "submodule"},
 		{"bigmanifest", map[string]gittest.File{".codex-plugin/plugin.json": {Body: `{"name":"a","description":"` + big + `"}`}}, "256"},
 		{"badjson", map[string]gittest.File{".codex-plugin/plugin.json": {Body: `{"name":`}}, "JSON"},

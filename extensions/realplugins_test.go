@@ -74,22 +74,6 @@ func installAll(t *testing.T, e *testEnv, name string) (ok, failed int) {
 	return ok, failed
 }
 
-func logInstalled(t *testing.T, name string, info Info) {
-	var hooks []string
-	for _, h := range info.Hooks {
-		state := "runs"
-		if h.Inactive != "" {
-			state = "inactive: " + h.Inactive
-		}
-		hooks = append(hooks, h.Event+" "+h.ArgvText()+" ("+state+")")
-	}
-	var commands []string
-	for _, c := range info.Commands {
-		commands = append(commands, "/"+c.Name)
-	}
-	t.Logf("%s: ok, %d hooks, %d skills, commands %q; hooks %q; notes %q", name, len(info.Hooks), len(info.Skills), commands, hooks, info.Diagnostics)
-}
-
 // TestRealHookify runs the published hookify plugin (anthropics'
 // claude-plugins-official marketplace) as a guard: installed from a local
 // clone over loopback HTTPS, trusted, then its PreToolUse hook (python3)

@@ -8,7 +8,8 @@ import (
 // escape sequences, control, bidi and invisible characters in a name, a
 // description or a diagnostic are removed, and in a command, which must
 // read exactly as it runs, shown as \x1b or \u202e (safetext). JSON
-// output keeps the data as it is (JSON escapes control characters).
+// output keeps the data as it is, with every such character escaped
+// (safetext.JSON).
 
 // ForDisplay is i made safe to show.
 func (i Info) ForDisplay() Info {

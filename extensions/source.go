@@ -50,6 +50,8 @@ func hasManifest(root string) bool {
 type fetched struct {
 	st     *staging
 	commit string
+	// fetch is what the download wrote, counted against the limits.
+	fetch gitfetch.Result
 	// from is where a marketplace entry pointed (Kind "" for a plain
 	// plugin); notes are diagnostics about how the package was found.
 	from  marketplace.Source
@@ -106,7 +108,7 @@ func (m *Manager) fetchRepo(ctx context.Context, url, ref string, progress func(
 		st.discard()
 		return nil, err
 	}
-	return &fetched{st: st, commit: res.Commit}, nil
+	return &fetched{st: st, commit: res.Commit, fetch: res}, nil
 }
 
 // fetchEntry turns the marketplace download f into the picked plugin's
@@ -147,29 +149,49 @@ func (m *Manager) fetchEntry(ctx context.Context, f *fetched, mkt *marketplace.M
 }
 
 // narrow makes the folder rel of f's tree the package root: it must be a
-// folder inside the tree after symlinks. It is moved into a staging
-// folder of its own and the rest of the tree is dropped.
+// folder inside the tree after symlinks. Its symlinks that leave it for
+// elsewhere in the repository become copies of their targets; then it is
+// moved into a staging folder of its own and the rest of the tree is
+// dropped.
 func (m *Manager) narrow(f *fetched, rel string) error {
 	if rel == "" || rel == "." {
 		return nil
 	}
-	root, err := filepath.EvalSymlinks(f.st.dir)
-	if err == nil {
-		var real string
-		real, err = filepath.EvalSymlinks(filepath.Join(root, filepath.FromSlash(rel)))
-		if err == nil && !within(root, real) {
-			err = fmt.Errorf("the folder %s resolves outside the repository", rel)
-		} else if err == nil {
-			err = m.moveToOwnStaging(f, real)
-		}
-	}
-	if errors.Is(err, os.ErrNotExist) {
-		err = fmt.Errorf("the folder %s does not exist in the repository", rel)
-	}
+	err := m.narrowTo(f, rel)
 	if err != nil {
 		f.st.discard()
 	}
 	return err
+}
+
+func (m *Manager) narrowTo(f *fetched, rel string) error {
+	root, err := filepath.EvalSymlinks(f.st.dir)
+	if err != nil {
+		return err
+	}
+	real, err := filepath.EvalSymlinks(filepath.Join(root, filepath.FromSlash(rel)))
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return fmt.Errorf("the folder %s does not exist in the repository", rel)
+	case err != nil:
+		return err
+	case !within(root, real):
+		return fmt.Errorf("the folder %s resolves outside the repository", rel)
+	}
+	if err := m.materialise(f, root, real); err != nil {
+		return err
+	}
+	return m.moveToOwnStaging(f, real)
+}
+
+// materialise copies in what the plugin folder's symlinks name elsewhere
+// in the repository, as Claude Code does when it caches a plugin.
+func (m *Manager) materialise(f *fetched, root, folder string) error {
+	rel, err := filepath.Rel(root, folder)
+	if err != nil {
+		return err
+	}
+	return gitfetch.Materialise(root, filepath.ToSlash(rel), f.fetch, m.fetch...)
 }
 
 func (m *Manager) moveToOwnStaging(f *fetched, dir string) error {

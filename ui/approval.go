@@ -87,6 +87,7 @@ func (a *approvalDialogs) next() {
 }
 
 func (a *approvalDialogs) content(req agent.ApprovalRequest) fyne.CanvasObject {
+	req = req.ForDisplay() // the model or a hook wrote it: shown exactly, escapes visible
 	summary := &widget.Label{Text: req.Summary, Wrapping: fyne.TextWrapWord, TextStyle: fyne.TextStyle{Bold: true}}
 	top := container.NewVBox(summary)
 	if req.Forced != "" {

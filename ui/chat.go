@@ -18,6 +18,7 @@ import (
 	"github.com/agentdesk/agentdesk/agent"
 	"github.com/agentdesk/agentdesk/agent/lifecycle"
 	"github.com/agentdesk/agentdesk/agent/llm"
+	"github.com/agentdesk/agentdesk/agent/safetext"
 	"github.com/agentdesk/agentdesk/ui/chatctl"
 )
 
@@ -376,7 +377,7 @@ func (c *chatView) apply(events []agent.Event, stream agent.Stream) {
 			c.st.Usage = e.Usage
 			c.refreshStatus()
 		case agent.EventStatus:
-			c.st.Note = e.Status
+			c.st.Note = safetext.Strip(e.Status) // may quote a hook's statusMessage
 			c.refreshStatus()
 		case agent.EventTitle:
 			c.reloadSessions(false)
@@ -422,7 +423,7 @@ func (c *chatView) onEntry(e agent.Entry) {
 // and nothing is sent again without the user.
 func (c *chatView) takeBack(prompt, why string) {
 	c.composer.SetText(chatctl.TakeBack(prompt, c.composer.Text))
-	c.unsentNote.SetText("Not answered: " + why)
+	c.unsentNote.SetText("Not answered: " + safetext.Strip(why))
 	c.unsentNote.Show()
 }
 
@@ -541,7 +542,7 @@ func (c *chatView) checkProvider() {
 			c.banner.Hide()
 			return
 		}
-		c.showBanner(problem.Error())
+		c.showBanner(safetext.Strip(problem.Error()))
 	})
 }
 

@@ -448,9 +448,9 @@ func updateSummary(res extensions.UpdateResult) string {
 		return "Already up to date (" + extensions.ShortCommit(res.NewCommit) + ")."
 	}
 	lines := []string{fmt.Sprintf("Updated %s → %s (version %s → %s).", extensions.ShortCommit(res.OldCommit), extensions.ShortCommit(res.NewCommit),
-		orDash(res.OldVersion), orDash(res.Info.Version))}
+		orDash(safetext.Strip(res.OldVersion)), orDash(safetext.Strip(res.Info.Version)))}
 	if diff := extensions.DiffLines(res.Hooks); len(diff) > 0 {
-		lines = append(lines, "Hooks: "+strings.Join(diff, "; "))
+		lines = append(lines, "Hooks: "+safetext.Visible(strings.Join(diff, "; ")))
 	} else {
 		lines = append(lines, "Hooks unchanged.")
 	}
@@ -472,7 +472,7 @@ func (p *extensionsPane) onRollback(info extensions.Info) {
 		}
 		p.run(info.ID, func(ctx context.Context) (string, error) {
 			after, err := p.u.d.Extensions.Rollback(ctx, info.ID)
-			return fmt.Sprintf("Rolled back to %s (%s).", extensions.ShortCommit(after.Commit), orDash(after.Version)), err
+			return fmt.Sprintf("Rolled back to %s (%s).", extensions.ShortCommit(after.Commit), orDash(safetext.Strip(after.Version))), err
 		})
 	}, p.window())
 	d.SetConfirmText("Roll back")

@@ -15,6 +15,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/agentdesk/agentdesk/agent/lifecycle"
+	"github.com/agentdesk/agentdesk/agent/safetext"
 	"github.com/agentdesk/agentdesk/extensions"
 )
 
@@ -237,6 +238,7 @@ func (p *extensionsPane) installed(done []extensions.Info, src extensions.Source
 func installedText(done []extensions.Info) string {
 	var names []string
 	for _, info := range done {
+		info = info.ForDisplay()
 		names = append(names, strings.TrimSpace(info.Name+" "+info.Version))
 	}
 	if len(names) == 0 {
@@ -410,8 +412,10 @@ func (p *extensionsPane) cardFor(id string) *cardState {
 	return s
 }
 
+// sentence words err for a label; it may quote a package or a server, so
+// it is made safe first.
 func sentence(err error) string {
-	s := err.Error()
+	s := safetext.Strip(err.Error())
 	if s == "" {
 		return s
 	}

@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/agentdesk/agentdesk/agent/safetext"
 	"github.com/agentdesk/agentdesk/extensions"
 )
 
@@ -19,11 +20,11 @@ func (p *extensionsPane) pickPlugins(mkt *extensions.MarketplaceError, ref strin
 	picked := map[string]bool{}
 	rows := container.NewVBox()
 	for _, pl := range mkt.Marketplace.Plugins {
-		check := &widget.Check{Text: pluginTitle(pl.Name, pl.Version), OnChanged: func(on bool) { picked[pl.Name] = on }}
-		desc := &widget.Label{Text: pl.Description, Wrapping: fyne.TextWrapWord}
+		check := &widget.Check{Text: pluginTitle(safetext.Strip(pl.Name), safetext.Strip(pl.Version)), OnChanged: func(on bool) { picked[pl.Name] = on }}
+		desc := &widget.Label{Text: safetext.Strip(pl.Description), Wrapping: fyne.TextWrapWord}
 		if pl.Unsupported != "" {
 			check.Disable()
-			desc.Text, desc.Importance = "Cannot be installed: "+pl.Unsupported, widget.WarningImportance
+			desc.Text, desc.Importance = "Cannot be installed: "+safetext.Strip(pl.Unsupported), widget.WarningImportance
 		}
 		rows.Add(container.NewVBox(check, desc))
 	}
@@ -65,8 +66,8 @@ func pluginTitle(name, version string) string {
 }
 
 func marketplaceName(mkt *extensions.MarketplaceError) string {
-	if mkt.Marketplace.Name != "" {
-		return mkt.Marketplace.Name
+	if name := safetext.Strip(mkt.Marketplace.Name); name != "" {
+		return name
 	}
 	return "the marketplace"
 }

@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/agentdesk/agentdesk/agent"
+	"github.com/agentdesk/agentdesk/agent/safetext"
 )
 
 // The header's two menus: recent projects under the project button, the
@@ -101,7 +102,7 @@ func (c *chatView) onModelMenu() {
 func modelMenu(choice modelChoice, pick func(string), settings func()) *fyne.Menu {
 	var items []*fyne.MenuItem
 	if choice.err != nil {
-		item := fyne.NewMenuItem("Could not list models: "+firstLine(choice.err.Error(), 100), nil)
+		item := fyne.NewMenuItem("Could not list models: "+firstLine(safetext.Strip(choice.err.Error()), 100), nil)
 		item.Disabled = true
 		items = append(items, item)
 	}
@@ -114,7 +115,7 @@ func modelMenu(choice modelChoice, pick func(string), settings func()) *fyne.Men
 		models = append([]string{choice.current}, models...)
 	}
 	for _, m := range models {
-		item := fyne.NewMenuItem(m, func() { pick(m) })
+		item := fyne.NewMenuItem(safetext.Strip(m), func() { pick(m) })
 		item.Checked = m == choice.current
 		items = append(items, item)
 	}
@@ -131,7 +132,7 @@ func (c *chatView) pickModel(model string) {
 		return c.u.d.Model(), nil
 	}, func(effective string, err error) {
 		if err != nil {
-			c.setNote("Model not changed: " + err.Error())
+			c.setNote("Model not changed: " + safetext.Strip(err.Error()))
 			return
 		}
 		c.updateModel()

@@ -13,6 +13,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/agent"
 	"github.com/agentdesk/agentdesk/agent/llm"
+	"github.com/agentdesk/agentdesk/agent/safetext"
 )
 
 const customPreset = "Custom"
@@ -209,7 +210,7 @@ func (p *providersPane) onTest() {
 		return testProvider(ctx, s)
 	}, func(msg string, err error) {
 		if err != nil {
-			p.status.SetText(err.Error())
+			p.status.SetText(safetext.Strip(err.Error())) // may quote the server
 			return
 		}
 		p.status.SetText(msg)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/agent"
 	"github.com/agentdesk/agentdesk/agent/llm"
+	"github.com/agentdesk/agentdesk/agent/safetext"
 	"github.com/agentdesk/agentdesk/ui/markdown"
 )
 
@@ -443,7 +444,7 @@ func (t *transcriptView) renderAssistant(id widget.ListItemID, it *item) fyne.Ca
 	selecting := it.open[selectPart] && copyBtn != nil
 	var selectable fyne.CanvasObject // the whole text, where its first part was
 	if selecting {
-		selectable = newSelectableText(text, copyBtn.ShowCopied)
+		selectable = newSelectableText(safetext.Strip(text), copyBtn.ShowCopied)
 	}
 	for i, p := range it.entry.Parts {
 		switch p.Kind {
@@ -456,7 +457,7 @@ func (t *transcriptView) renderAssistant(id widget.ListItemID, it *item) fyne.Ca
 		case llm.PartText:
 			switch {
 			case !selecting:
-				box.Add(markdown.Render(p.Text, t.markdownOptions()))
+				box.Add(markdown.Render(safetext.Strip(p.Text), t.markdownOptions()))
 			case selectable != nil:
 				box.Add(selectable)
 				selectable = nil
@@ -508,17 +509,18 @@ func (t *transcriptView) renderLive(id widget.ListItemID, it *item) fyne.CanvasO
 		if it.md == nil {
 			it.md = markdown.NewStream(t.markdownOptions())
 		}
-		it.md.Update(it.stream.Text)
+		it.md.Update(safetext.Strip(it.stream.Text))
 		box.Add(it.md.Object())
 	}
 	return box
 }
 
 func (t *transcriptView) renderHost(id widget.ListItemID, it *item) fyne.CanvasObject {
-	h := it.entry.Host
-	if h == nil {
+	if it.entry.Host == nil {
 		return widget.NewLabel("")
 	}
+	safe := it.entry.Host.ForDisplay()
+	h := &safe
 	switch h.Kind {
 	case agent.HostStatus:
 		return chip(h.Label + ": " + h.Text)
@@ -609,15 +611,19 @@ func childLine(e agent.Entry) string {
 // toolCall is a call's row: an edit or write expands to its diff, as it
 // was approved, other calls to their arguments.
 func (t *transcriptView) toolCall(id widget.ListItemID, it *item, part int, p llm.Part) fyne.CanvasObject {
-	title := "tool: " + describeCall(p)
+	// The model wrote the call: shown exactly, escapes made visible.
+	title := "tool: " + safetext.Visible(describeCall(p))
 	if diff := editDiff(p.Name, p.Args); diff != "" {
-		return t.expanderOf(id, it, part, theme.DocumentCreateIcon(), title, func() fyne.CanvasObject { return diffBlock(diff) })
+		return t.expanderOf(id, it, part, theme.DocumentCreateIcon(), title, func() fyne.CanvasObject { return diffBlock(safetext.Visible(diff)) })
 	}
-	return t.expander(id, it, part, theme.ComputerIcon(), title, prettyArgs(p.Args))
+	return t.expander(id, it, part, theme.ComputerIcon(), title, safetext.Visible(prettyArgs(p.Args)))
 }
 
 // expander is a collapsed one-line row that shows its body when tapped.
+// Title and body come from the model, tools, hooks or servers (thinking,
+// results, context): made safe to show.
 func (t *transcriptView) expander(id widget.ListItemID, it *item, part int, icon fyne.Resource, title, body string) fyne.CanvasObject {
+	body = safetext.Strip(body)
 	if body == "" {
 		return t.expanderOf(id, it, part, icon, title, nil)
 	}
@@ -632,7 +638,7 @@ func (t *transcriptView) expanderOf(id widget.ListItemID, it *item, part int, ic
 	if open {
 		arrow = "▾ "
 	}
-	btn := &widget.Button{Text: arrow + title, Icon: icon, Alignment: widget.ButtonAlignLeading, Importance: widget.LowImportance,
+	btn := &widget.Button{Text: arrow + safetext.Strip(title), Icon: icon, Alignment: widget.ButtonAlignLeading, Importance: widget.LowImportance,
 		OnTapped: func() { t.toggle(id, it, part) }}
 	if !open || body == nil {
 		return btn

@@ -64,6 +64,18 @@ func writeEscaped(b *strings.Builder, s string) {
 	}
 }
 
+// FindUnsafe returns the first character of s that Strip would remove
+// (an escape's ESC, a control, bidi or invisible character), for tests
+// and checks that text is safe to show.
+func FindUnsafe(s string) (rune, bool) {
+	for _, r := range s {
+		if unsafeRune(r) {
+			return r, true
+		}
+	}
+	return 0, false
+}
+
 func isClean(s string) bool {
 	if !utf8.ValidString(s) {
 		return false
@@ -119,4 +131,26 @@ func escapeLen(s string) int {
 		return len(s)
 	}
 	return 2
+}
+
+// JSON makes encoded JSON safe to print: every rune Strip would remove
+// becomes a \uXXXX escape, so the data read back is unchanged while no
+// C1 control, bidi or invisible character reaches the terminal raw
+// (encoding/json escapes C0 controls itself, not these). Outside strings
+// JSON holds only ASCII punctuation and whitespace, so only strings
+// change.
+func JSON(encoded []byte) []byte {
+	s := string(encoded)
+	if isClean(s) {
+		return encoded
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if unsafeRune(r) {
+			fmt.Fprintf(&b, `\u%04x`, r)
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return []byte(b.String())
 }

@@ -1,6 +1,7 @@
 package safetext
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -48,4 +49,25 @@ func FuzzStrip(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestJSONEscapesWhatStripWouldRemove(t *testing.T) {
+	value := "name\u009b2J \u202eexe.sj\u200b del\x7f esc\x1b[2J"
+	encoded, err := json.Marshal(map[string]string{"name": value})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(encoded), "\u202e") {
+		t.Fatal("encoding/json was expected to leave bidi controls raw; this test no longer proves anything")
+	}
+	out := JSON(append(encoded, '\n'))
+	for _, r := range string(out) {
+		if unsafeRune(r) && r != '\n' {
+			t.Fatalf("unsafe rune %U left in %s", r, out)
+		}
+	}
+	var back map[string]string
+	if err := json.Unmarshal(out, &back); err != nil || back["name"] != value {
+		t.Fatalf("the data changed: %q, %v", back["name"], err)
+	}
 }

@@ -2,6 +2,7 @@ package skills
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 )
 
@@ -9,6 +10,30 @@ import (
 type Root struct {
 	Dir    string
 	Source string // "user", "project", "extension ponytail", …
+	// PluginRoot is, for an extension's skill root, the extension's
+	// installed folder: its skills name files through Claude Code's
+	// ${CLAUDE_PLUGIN_ROOT} and ${CLAUDE_SKILL_DIR} (ExpandSkill). Empty
+	// for the user's and the project's skills, which are read as written.
+	PluginRoot string
+}
+
+// ExpandSkill replaces, in text read from file (an absolute path below
+// r.Dir), ${CLAUDE_SKILL_DIR} with the folder holding file and
+// ${CLAUDE_PLUGIN_ROOT} with r.PluginRoot, in one pass (an inserted path
+// is never read again), so the model reading an extension's skill sees
+// paths it can use. Only a SKILL.md of an extension's root is rewritten;
+// note tells what was replaced, "" when nothing was.
+func (r Root) ExpandSkill(file, text string) (expanded, note string) {
+	if r.PluginRoot == "" || filepath.Base(file) != FileName || !strings.Contains(text, "${CLAUDE_") {
+		return text, ""
+	}
+	skillDir := filepath.Dir(file)
+	expanded = strings.NewReplacer("${CLAUDE_SKILL_DIR}", skillDir, "${CLAUDE_PLUGIN_ROOT}", r.PluginRoot).Replace(text)
+	if expanded == text {
+		return text, ""
+	}
+	return expanded, fmt.Sprintf("%s of %s: ${CLAUDE_SKILL_DIR} is shown as %s and ${CLAUDE_PLUGIN_ROOT} as %s",
+		FileName, r.Source, skillDir, r.PluginRoot)
 }
 
 // Conflict records a skill name defined by more than one root. The winner

@@ -169,3 +169,33 @@ func TestPrompt(t *testing.T) {
 		t.Errorf("skills out of order:\n%s", got)
 	}
 }
+
+func TestExpandSkill(t *testing.T) {
+	ext := Root{Dir: "/store/x/c1/skills", Source: "extension x", PluginRoot: "/store/x/c1"}
+	text := "a ${CLAUDE_SKILL_DIR}/run.sh b ${CLAUDE_PLUGIN_ROOT}/bin c ${CLAUDE_PLUGIN_DATA} $CLAUDE_SKILL_DIR"
+	got, note := ext.ExpandSkill("/store/x/c1/skills/deploy/SKILL.md", text)
+	want := "a /store/x/c1/skills/deploy/run.sh b /store/x/c1/bin c ${CLAUDE_PLUGIN_DATA} $CLAUDE_SKILL_DIR"
+	if got != want || !strings.Contains(note, "extension x") {
+		t.Errorf("ExpandSkill = %q, %q; want %q", got, note, want)
+	}
+	// A value holding a variable is not read again.
+	odd := Root{Dir: "/p/skills", Source: "extension y", PluginRoot: "/p/${CLAUDE_SKILL_DIR}"}
+	if got, _ := odd.ExpandSkill("/p/skills/s/SKILL.md", "${CLAUDE_PLUGIN_ROOT}"); got != "/p/${CLAUDE_SKILL_DIR}" {
+		t.Errorf("inserted value expanded again: %q", got)
+	}
+	for _, tt := range []struct {
+		name string
+		root Root
+		file string
+	}{
+		{"the user's skills", Root{Dir: "/home/u/.agents/skills", Source: "user"}, "/home/u/.agents/skills/s/SKILL.md"},
+		{"another file of the skill", ext, "/store/x/c1/skills/deploy/reference.md"},
+	} {
+		if got, note := tt.root.ExpandSkill(tt.file, text); got != text || note != "" {
+			t.Errorf("%s rewritten: %q, %q", tt.name, got, note)
+		}
+	}
+	if got, note := ext.ExpandSkill("/store/x/c1/skills/deploy/SKILL.md", "no variables"); got != "no variables" || note != "" {
+		t.Errorf("a skill without variables got a note: %q", note)
+	}
+}

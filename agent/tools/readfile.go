@@ -94,6 +94,12 @@ func (t *readFile) Run(_ context.Context, raw json.RawMessage) Result {
 	if err != nil {
 		return failure(err)
 	}
+	if loc.expand != nil {
+		var note string
+		if text, note = loc.expand(loc.show(loc.name), text); note != "" {
+			text = "[" + note + "]\n" + text
+		}
+	}
 	return Result{Text: text}
 }
 

@@ -22,10 +22,10 @@ type roots struct {
 	project     *os.Root
 	projectDir  string // absolute and clean, as the user gave it
 	projectReal string // the same with symlinks resolved
-	readRoots   func() []string
+	readRoots   func() []ReadRoot
 }
 
-func openRoots(projectDir string, readRoots func() []string) (*roots, error) {
+func openRoots(projectDir string, readRoots func() []ReadRoot) (*roots, error) {
 	abs, err := filepath.Abs(projectDir)
 	if err != nil {
 		return nil, err
@@ -53,6 +53,8 @@ type location struct {
 	// and the folder's absolute path for a skill folder.
 	base  string
 	owned bool // root was opened for this call
+	// expand is the read root's rewrite of what read_file returns.
+	expand func(file, text string) (string, string)
 }
 
 // show is how results print a name inside l's root: project-relative for
@@ -94,7 +96,8 @@ func (r *roots) resolve(p string, a access) (location, error) {
 }
 
 func (r *roots) resolveReadRoot(p, clean string, a access) (location, error) {
-	for _, dir := range r.readRootDirs() {
+	for _, rr := range r.readRootDirs() {
+		dir := rr.Dir
 		resolved, err := filepath.EvalSymlinks(dir)
 		if err != nil {
 			resolved = ""
@@ -110,7 +113,7 @@ func (r *roots) resolveReadRoot(p, clean string, a access) (location, error) {
 		if err != nil {
 			return location{}, pathProblem("open skill folder", dir, err)
 		}
-		return location{root: root, name: name, base: dir, owned: true}, nil
+		return location{root: root, name: name, base: dir, owned: true, expand: rr.Expand}, nil
 	}
 	if a == forWrite {
 		return location{}, fmt.Errorf("%s is outside the project root %s; write tools only write inside it", p, r.projectDir)
@@ -118,18 +121,20 @@ func (r *roots) resolveReadRoot(p, clean string, a access) (location, error) {
 	return location{}, fmt.Errorf("%s is outside the project root %s and the enabled skill folders", p, r.projectDir)
 }
 
-// readRootDirs returns the current skill folders as clean absolute paths.
-func (r *roots) readRootDirs() []string {
+// readRootDirs returns the current skill folders, their paths clean
+// and absolute.
+func (r *roots) readRootDirs() []ReadRoot {
 	if r.readRoots == nil {
 		return nil
 	}
-	var dirs []string
-	for _, dir := range r.readRoots() {
-		if dir == "" {
+	var dirs []ReadRoot
+	for _, rr := range r.readRoots() {
+		if rr.Dir == "" {
 			continue
 		}
-		if abs, err := filepath.Abs(dir); err == nil {
-			dirs = append(dirs, abs)
+		if abs, err := filepath.Abs(rr.Dir); err == nil {
+			rr.Dir = abs
+			dirs = append(dirs, rr)
 		}
 	}
 	return dirs

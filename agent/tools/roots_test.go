@@ -3,6 +3,7 @@ package tools
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -15,7 +16,7 @@ func TestConfinement(t *testing.T) {
 	writeTree(t, skills, map[string]string{"skill/SKILL.md": "# Skill\n"})
 
 	s, dir := newTestSet(t, map[string]string{"in.txt": "inside\n"}, Options{
-		ReadRoots: func() []string { return []string{skills} },
+		ReadRoots: func() []ReadRoot { return []ReadRoot{{Dir: skills}} },
 	})
 	mustSymlink(t, filepath.Join(outside, "secret.txt"), filepath.Join(dir, "abs-link"))
 	mustSymlink(t, filepath.Join("..", filepath.Base(outside), "secret.txt"), filepath.Join(dir, "rel-link"))
@@ -80,9 +81,9 @@ func TestReadRootsConsultedPerCall(t *testing.T) {
 	skills := t.TempDir()
 	writeTree(t, skills, map[string]string{"SKILL.md": "enabled\n"})
 	enabled := true
-	s, _ := newTestSet(t, nil, Options{ReadRoots: func() []string {
+	s, _ := newTestSet(t, nil, Options{ReadRoots: func() []ReadRoot {
 		if enabled {
-			return []string{skills}
+			return []ReadRoot{{Dir: skills}}
 		}
 		return nil
 	}})
@@ -116,5 +117,35 @@ func TestProjectThroughSymlink(t *testing.T) {
 func TestNewRejectsMissingDirectory(t *testing.T) {
 	if _, err := New(filepath.Join(t.TempDir(), "missing"), Options{}); err == nil {
 		t.Fatal("New on a missing directory succeeded")
+	}
+}
+
+// TestReadRootExpandsWhatReadFileReturns: a read root's Expand rewrites
+// read_file's text for files below it and heads it with its note; the
+// project's files and other tools are left alone.
+func TestReadRootExpandsWhatReadFileReturns(t *testing.T) {
+	skills := t.TempDir()
+	writeTree(t, skills, map[string]string{"s/SKILL.md": "run ${X}/go.sh\n", "s/other.md": "plain ${X}\n"})
+	var asked []string
+	expand := func(file, text string) (string, string) {
+		asked = append(asked, file)
+		if filepath.Base(file) != "SKILL.md" {
+			return text, ""
+		}
+		return strings.ReplaceAll(text, "${X}", "/real"), "X replaced"
+	}
+	s, _ := newTestSet(t, map[string]string{"p.md": "${X}\n"}, Options{ReadRoots: func() []ReadRoot { return []ReadRoot{{Dir: skills, Expand: expand}} }})
+	skill := filepath.Join(skills, "s", "SKILL.md")
+	if got := run(t, s, "read_file", map[string]any{"path": skill}).Text; got != "[X replaced]\n     1\trun /real/go.sh\n" {
+		t.Errorf("SKILL.md read = %q", got)
+	}
+	if got := run(t, s, "read_file", map[string]any{"path": filepath.Join(skills, "s", "other.md")}).Text; !strings.Contains(got, "plain ${X}") || strings.HasPrefix(got, "[") {
+		t.Errorf("other.md read = %q", got)
+	}
+	if got := run(t, s, "read_file", map[string]any{"path": "p.md"}).Text; !strings.Contains(got, "${X}") {
+		t.Errorf("a project file was rewritten: %q", got)
+	}
+	if len(asked) != 2 || asked[0] != skill {
+		t.Errorf("Expand was asked about %q, want the two skill-folder files by absolute path", asked)
 	}
 }

@@ -102,13 +102,22 @@ type Options struct {
 	// ReadRoots returns extra read-only folders (enabled skill folders).
 	// It is called on every file access, because the set changes when
 	// extensions are enabled or disabled. Nil means none.
-	ReadRoots func() []string
+	ReadRoots func() []ReadRoot
 	// CommandTimeout is run_command's default timeout; zero means
 	// DefaultCommandTimeout.
 	CommandTimeout time.Duration
 	// Env is run_command's environment; nil means this process's
 	// environment without AGENTDESK_API_KEY.
 	Env []string
+}
+
+// ReadRoot is a read-only folder the read tools may read.
+type ReadRoot struct {
+	Dir string
+	// Expand, when set, rewrites what read_file returns for file (an
+	// absolute path below Dir); a non-empty note says what it replaced
+	// and heads the result.
+	Expand func(file, text string) (expanded, note string)
 }
 
 // limits are the bounds a Set enforces; tests shrink them to stay fast.

@@ -93,6 +93,10 @@ type Result struct {
 	// DefaultBranch reports that the remote's default branch (HEAD) was
 	// used because no ref was requested.
 	DefaultBranch bool
+	// Files and Bytes are what the written tree counts against the limits
+	// (files and symlinks; their sizes), so Materialise can go on counting.
+	Files int
+	Bytes int64
 }
 
 type options struct {
@@ -167,11 +171,13 @@ func Fetch(ctx context.Context, rawURL, ref, dest string, opts ...Option) (Resul
 	if err != nil {
 		return Result{}, err
 	}
-	if err := c.write(snap, dest); err != nil {
+	plan, err := c.write(snap, dest)
+	if err != nil {
 		return Result{}, err
 	}
 	result := snap.result
 	result.Commit = snap.commit.Hash.String()
+	result.Files, result.Bytes = len(plan.entries), plan.bytes
 	return result, nil
 }
 

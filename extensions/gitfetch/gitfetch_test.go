@@ -101,7 +101,8 @@ func TestFetchResolvesRefs(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Fetch(%q): %v", tt.ref, err)
 			}
-			want := gitfetch.Result{Commit: tt.wantCommit, Ref: tt.wantRef, DefaultBranch: tt.wantDefault}
+			want := gitfetch.Result{Commit: tt.wantCommit, Ref: tt.wantRef, DefaultBranch: tt.wantDefault,
+				Files: 1, Bytes: int64(len(tt.wantVersion))}
 			if res != want {
 				t.Errorf("Fetch(%q) = %+v, want %+v", tt.ref, res, want)
 			}
@@ -238,6 +239,9 @@ func TestFetchRefusesUnsafeTrees(t *testing.T) {
 		}, gitfetch.ErrUnsafePath, "up -> a/b/l3/../.."},
 		{"symlink loop", map[string]gittest.File{"a": {Symlink: "b"}, "b": {Symlink: "a"}}, gitfetch.ErrUnsafePath, "loop"},
 		{"windows drive target", map[string]gittest.File{"c": {Symlink: `C:\Windows`}}, gitfetch.ErrUnsafePath, "c ->"},
+		{"symlink into .git", map[string]gittest.File{"cfg": {Symlink: ".git/config"}}, gitfetch.ErrUnsafePath, "cfg -> .git/config points into the git metadata"},
+		{"symlink into a disguised .git", map[string]gittest.File{"d/cfg": {Symlink: "../.GIT./hooks"}}, gitfetch.ErrUnsafePath, "d/cfg"},
+		{"dot-dot chain out", map[string]gittest.File{"a/b/c/l": {Symlink: "../../../../../../etc"}}, gitfetch.ErrUnsafePath, "a/b/c/l"},
 		{"dot-dot entry", map[string]gittest.File{"../evil": file}, gitfetch.ErrUnsafePath, ".."},
 		{".git directory", map[string]gittest.File{".git/hooks/post-checkout": file}, gitfetch.ErrUnsafePath, ".git"},
 		{"disguised .git", map[string]gittest.File{"sub/.GIT./config": file}, gitfetch.ErrUnsafePath, ".GIT."},

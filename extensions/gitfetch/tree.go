@@ -220,41 +220,56 @@ func (t *treePlan) checkLinks() error {
 	return nil
 }
 
-// resolve walks link's target component by component from the link's
-// directory. Components naming other links are replaced by their targets;
-// components naming nothing in the tree are taken lexically, which is
-// where the filesystem would stop with an error anyway.
+// resolve explains why link does not resolve inside the tree, or returns
+// "".
 func (t *treePlan) resolve(link string) string {
+	_, reason := resolveLink(link, 0, func(p string) (string, bool) {
+		target, ok := t.links[strings.ToLower(p)]
+		return target, ok
+	})
+	return reason
+}
+
+// resolveLink walks link's target component by component from the link's
+// directory and returns the path it ends at, or why it may not be
+// followed. Components naming other links (readlink answers) are replaced
+// by their targets; components naming nothing are taken lexically, which
+// is where the filesystem would stop with an error anyway. The first
+// floor components of the link's path are a ceiling: ".." may not climb
+// above them (0: the repository root).
+func resolveLink(link string, floor int, readlink func(path string) (string, bool)) (string, string) {
 	dir := splitPath(path.Dir(link))
 	pending := []string{path.Base(link)}
 	hops := 0
 	for len(pending) > 0 {
 		part := pending[0]
 		pending = pending[1:]
-		switch part {
-		case "", ".":
+		switch {
+		case part == "" || part == ".":
 			continue
-		case "..":
-			if len(dir) == 0 {
-				return "points outside the repository"
+		case part == "..":
+			if len(dir) <= floor {
+				return "", "points outside the repository"
 			}
 			dir = dir[:len(dir)-1]
 			continue
+		case isDotGit(part):
+			return "", "points into the git metadata directory"
 		}
-		next, isLink := t.links[strings.ToLower(path.Join(append(slices.Clone(dir), part)...))]
+		next, isLink := readlink(path.Join(append(slices.Clone(dir), part)...))
 		if !isLink {
 			dir = append(dir, part)
 			continue
 		}
 		if hops++; hops > maxLinkHops {
-			return "is part of a symlink loop"
+			return "", "is part of a symlink loop"
 		}
 		if isAbsoluteTarget(next) {
-			return "points outside the repository"
+			return "", "points outside the repository"
 		}
 		pending = append(splitPath(next), pending...)
 	}
-	return ""
+	return path.Join(dir...), ""
 }
 
 func splitPath(p string) []string {

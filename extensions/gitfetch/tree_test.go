@@ -30,6 +30,8 @@ func TestTreePlanResolve(t *testing.T) {
 		{"case-insensitive link lookup",
 			map[string]string{"a/b/l3": "../../x", "up": "A/B/L3/../.."}, "up", "outside"},
 		{"loop", map[string]string{"a": "b", "b": "a"}, "a", "loop"},
+		{"into .git", map[string]string{"l": ".git/config"}, "l", "git metadata"},
+		{"into .git through a link", map[string]string{"l": "m/config", "m": ".Git"}, "l", "git metadata"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -12,14 +12,19 @@ import (
 )
 
 // write validates snap's tree and writes it into dest.
-func (c *call) write(snap snapshot, dest string) error {
+func (c *call) write(snap snapshot, dest string) (*treePlan, error) {
 	if err := c.ctx.Err(); err != nil {
-		return c.fail(err)
+		return nil, c.fail(err)
 	}
 	plan, err := planTree(snap.objects, snap.commit, c.limits, c.url)
 	if err != nil {
-		return err
+		return nil, err
 	}
+	return plan, c.writePlan(snap, plan, dest)
+}
+
+// writePlan writes the validated plan's entries into dest.
+func (c *call) writePlan(snap snapshot, plan *treePlan, dest string) error {
 	c.progress.enter(PhaseWriting, len(plan.entries))
 	if err := os.MkdirAll(dest, 0o755); err != nil {
 		return fmt.Errorf("create %s: %w", dest, err)
