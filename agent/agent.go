@@ -73,6 +73,9 @@ type Config struct {
 	// SubagentModel maps an agent's model alias (sonnet, opus, haiku) to a
 	// model of the current provider; nil or "": the session's model.
 	SubagentModel func(alias string) string
+	// MCP offers the enabled extensions' MCP tools at each turn boundary;
+	// nil: none.
+	MCP lifecycle.ToolSource
 }
 
 // Agent opens projects and sessions.

@@ -44,6 +44,8 @@ type Session struct {
 	usage    Usage
 	titleSet bool
 	turnRoom int // bytes of extension context the running turn may still add
+	// mcpLeftOut names the MCP tools last left out for size, told once.
+	mcpLeftOut string
 }
 
 // thread is one model conversation: the session's main thread or a

@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"context"
 	"encoding/json"
 
 	"github.com/agentdesk/agentdesk/agent/llm"
@@ -72,14 +73,18 @@ func (b *toolbox) Describe(name string, args json.RawMessage) string {
 	return b.set.Describe(name, args) // says "unknown tool"
 }
 
-// toolboxFor picks th's tools for the turn about to start.
-func (s *Session) toolboxFor(th *thread) *toolbox {
-	return &toolbox{set: s.tools, only: th.only, extra: s.extraTools(th)}
+// toolboxFor picks th's tools for the turn about to start; ctx is the
+// turn's (starting MCP servers honours Stop).
+func (s *Session) toolboxFor(ctx context.Context, th *thread) *toolbox {
+	return &toolbox{set: s.tools, only: th.only, extra: s.extraTools(ctx, th)}
 }
 
-// extraTools are the tools beyond the built-ins that th gets this turn.
-func (s *Session) extraTools(th *thread) []tools.Tool {
+// extraTools are the tools beyond the built-ins that th gets this turn:
+// the task tool (subagents: the main thread only), then the extensions'
+// MCP tools.
+func (s *Session) extraTools(ctx context.Context, th *thread) []tools.Tool {
 	var extra []tools.Tool
-	extra = append(extra, s.taskTools(th)...) // subagents: the main thread only
+	extra = append(extra, s.taskTools(th)...)
+	extra = append(extra, s.mcpTools(ctx, th)...)
 	return extra
 }

@@ -128,7 +128,7 @@ func (s *Session) converse(ctx context.Context, th *thread, system func() string
 		steps = th.maxSteps
 	}
 	compacted := false
-	box := s.toolboxFor(th)
+	box := s.toolboxFor(ctx, th)
 	for step := 0; step < steps; step++ {
 		req := llm.Request{Model: cfg.Model, System: system(), Messages: s.messages(th), Tools: box.Specs(), MaxTokens: cfg.MaxTokens}
 		est := estimateRequest(req)

@@ -139,6 +139,9 @@ func (x *extCLI) installOne(ctx context.Context, src extensions.Source) error {
 	}
 	info = info.ForDisplay()
 	fmt.Fprintf(x.out, "installed %s %s at %s (disabled)\n", info.ID, orDash(info.Version), info.Commit)
+	for _, sv := range info.MCPServers {
+		fmt.Fprintf(x.out, "  mcp server %s: %s — %s\n", sv.Name, sv.Target(), sv.StateText())
+	}
 	x.printDiagnostics(info)
 	fmt.Fprintf(x.out, "review and enable it with: agentdesk ext enable %s\n", info.ID)
 	return nil
@@ -243,6 +246,12 @@ func (x *extCLI) printInfo(i extensions.Info) {
 	}
 	x.printCommands(i)
 	x.printAgents(i)
+	for _, sv := range i.MCPServers {
+		fmt.Fprintf(x.out, "  mcp server %s: %s — %s\n", sv.Name, sv.Target(), sv.StateText())
+		if len(sv.Tools) > 0 {
+			fmt.Fprintf(x.out, "       tools: %s\n", strings.Join(sv.Tools, ", "))
+		}
+	}
 	for _, o := range i.Options {
 		fmt.Fprintf(x.out, "  setting %s (%s) = %s\n", o.Key, o.Title, optionText(o))
 	}
@@ -277,7 +286,7 @@ func (x *extCLI) enable(ctx context.Context, a cmdArgs) error {
 	if t.NeedsConfirmation() {
 		x.printTrust(t)
 		if !a.bools["yes"] && !x.confirm("Trust and enable "+t.Name+"?") {
-			return errors.New("not enabled: the hook commands were not confirmed")
+			return errors.New("not enabled: the hook commands and MCP servers were not confirmed")
 		}
 	} else {
 		x.printTrustCommands(t)
@@ -290,7 +299,7 @@ func (x *extCLI) enable(ctx context.Context, a cmdArgs) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(x.out, "enabled %s (%d hooks, %d skills)\n", info.ID, len(t.Hooks), len(info.Skills))
+	fmt.Fprintf(x.out, "enabled %s (%d hooks, %d MCP servers, %d skills)\n", info.ID, len(t.Hooks), len(t.MCPServers), len(info.Skills))
 	if info.Status == extensions.StatusError {
 		fmt.Fprintf(x.out, "but inactive: %s\n", info.ForDisplay().LastError)
 	}
@@ -350,10 +359,13 @@ func (x *extCLI) printTrust(t extensions.Trust) {
 	if t.Reason != "" {
 		fmt.Fprintf(x.out, "%s needs review: %s\n", t.Name, t.Reason)
 	}
-	fmt.Fprintf(x.out, "%s will run these commands:\n", t.Name)
+	if len(t.Hooks) > 0 {
+		fmt.Fprintf(x.out, "%s will run these commands:\n", t.Name)
+	}
 	for _, h := range t.Hooks {
 		fmt.Fprintf(x.out, "  %s [%s] %s (timeout %s)\n", h.Event, h.MatcherText(), h.ArgvText(), h.TimeoutText())
 	}
+	x.printTrustServers(t)
 	fmt.Fprintf(x.out, "  where ${CLAUDE_PLUGIN_ROOT} is %s\n  and ${CLAUDE_PLUGIN_DATA} is %s\n", t.PluginRoot, t.PluginData)
 	if len(t.NotRun) > 0 {
 		fmt.Fprintln(x.out, "Declared but not run (not part of what you trust):")
@@ -370,6 +382,23 @@ func (x *extCLI) printTrust(t extensions.Trust) {
 		}
 	}
 	fmt.Fprintln(x.out, t.Warning)
+}
+
+// printTrustServers lists the MCP servers that start once enabled (with
+// a session's first prompt, never now) and those that cannot.
+func (x *extCLI) printTrustServers(t extensions.Trust) {
+	if len(t.MCPServers) > 0 {
+		fmt.Fprintf(x.out, "%s will start these MCP servers (with a session's first prompt; each tool call asks you):\n", t.Name)
+	}
+	for _, sv := range t.MCPServers {
+		fmt.Fprintf(x.out, "  %s: %s\n", sv.Name, sv.Target())
+		if env := sv.EnvText(); env != "" {
+			fmt.Fprintf(x.out, "       %s\n", env)
+		}
+	}
+	for _, sv := range t.NotRunServers {
+		fmt.Fprintf(x.out, "  MCP server %s will not start: %s\n", sv.Name, sv.Inactive)
+	}
 }
 
 func (x *extCLI) confirm(question string) bool {

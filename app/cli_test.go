@@ -94,7 +94,7 @@ func TestExtCommandLineLifecycle(t *testing.T) {
 	url := srv.URL + "/fixture.git"
 
 	out := c.ok("ext", "install", url)
-	if !strings.Contains(out, "installed fixture 1.0.0 at "+first+" (disabled)") || !strings.Contains(out, "mcpServers") {
+	if !strings.Contains(out, "installed fixture 1.0.0 at "+first+" (disabled)") || !strings.Contains(out, "mcp server never: true — not started") {
 		t.Fatalf("install output:\n%s", out)
 	}
 	if _, errOut, code := c.run("", "ext", "install", url); code == 0 || strings.Count(strings.TrimSpace(errOut), "\n") != 0 || !strings.Contains(errOut, "already installed") {
@@ -106,7 +106,8 @@ func TestExtCommandLineLifecycle(t *testing.T) {
 
 	// Enabling asks; "n" refuses, "y" trusts the printed argv.
 	out, _, code := c.run("n\n", "ext", "enable", "fixture")
-	if code == 0 || !strings.Contains(out, "${CLAUDE_PLUGIN_ROOT}/hooks/hook.sh SessionStart") || !strings.Contains(out, extensions.TrustWarning) {
+	if code == 0 || !strings.Contains(out, "${CLAUDE_PLUGIN_ROOT}/hooks/hook.sh SessionStart") || !strings.Contains(out, extensions.TrustWarning) ||
+		!strings.Contains(out, "will start these MCP servers") || !strings.Contains(out, "  never: true\n") {
 		t.Fatalf("enable refused: exit %d\n%s", code, out)
 	}
 	if c.show("fixture").Status != extensions.StatusDisabled {
@@ -120,10 +121,13 @@ func TestExtCommandLineLifecycle(t *testing.T) {
 	// JSON fields are the documented, stable ones.
 	var raw map[string]any
 	json.Unmarshal([]byte(c.ok("ext", "show", "fixture", "--json")), &raw)
-	for _, k := range []string{"id", "name", "version", "description", "source_url", "requested_ref", "commit", "previous_commit", "enabled", "status", "hooks", "skills", "diagnostics", "last_error"} {
+	for _, k := range []string{"id", "name", "version", "description", "source_url", "requested_ref", "commit", "previous_commit", "enabled", "status", "hooks", "skills", "diagnostics", "last_error", "mcp_servers"} {
 		if _, ok := raw[k]; !ok {
 			t.Errorf("--json lacks %q", k)
 		}
+	}
+	if sv := raw["mcp_servers"].([]any)[0].(map[string]any); sv["name"] != "never" || sv["state"] != extensions.MCPNotStarted {
+		t.Errorf("mcp_servers JSON: %v", sv)
 	}
 	hook := raw["hooks"].([]any)[0].(map[string]any)
 	for _, k := range []string{"event", "matcher", "argv", "timeout_s"} {

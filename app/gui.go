@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"os/signal"
 
@@ -30,6 +31,14 @@ func runGUI(prefs string, stderr io.Writer) int {
 	app.SetMetadata(fyne.AppMetadata{ID: appID, Name: "AgentDesk", Version: version, Icon: assets.Icon,
 		Migrations: map[string]bool{"fyneDo": true}})
 	a := app.NewWithID(appID)
+	openPage := func(page string) error {
+		u, err := url.Parse(page)
+		if err != nil {
+			return err
+		}
+		return a.OpenURL(u)
+	}
+	c.browser.Store(&openPage)
 	a.SetIcon(assets.Icon)
 	approvals := &agent.Approvals{}
 	attention := ui.NewAttention(a)

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/agentdesk/agentdesk/agent"
@@ -15,6 +16,7 @@ import (
 	"github.com/agentdesk/agentdesk/agent/tools"
 	"github.com/agentdesk/agentdesk/extensions"
 	"github.com/agentdesk/agentdesk/extensions/hookrun"
+	"github.com/agentdesk/agentdesk/extensions/mcp"
 	"github.com/agentdesk/agentdesk/storage"
 )
 
@@ -42,6 +44,9 @@ type core struct {
 	logF  io.Closer
 	exts  *extensions.Manager
 	disp  *extensions.Dispatcher
+	// browser opens an MCP server's sign-in page: the window sets it; the
+	// CLI never opens one.
+	browser atomic.Pointer[func(string) error]
 
 	pathOnce  sync.Once
 	loginPATH string
@@ -93,10 +98,21 @@ func openCoreWarning(ctx context.Context, warn io.Writer) (*core, error) {
 		return nil, err
 	}
 	c.disp = extensions.NewDispatcher(c.exts, extensions.DispatcherConfig{
-		HookPATH:       c.hookPATH,
-		DefaultTimeout: func() time.Duration { return extensions.LoadHookSettings(context.Background(), db).DefaultTimeout },
+		HookPATH:        c.hookPATH,
+		DefaultTimeout:  func() time.Duration { return extensions.LoadHookSettings(context.Background(), db).DefaultTimeout },
+		MCPStartTimeout: func() time.Duration { return extensions.LoadHookSettings(context.Background(), db).MCPStartTimeout },
+		MCPCallTimeout:  func() time.Duration { return extensions.LoadHookSettings(context.Background(), db).MCPCallTimeout },
+		OpenBrowser:     c.openBrowser,
 	})
 	return c, nil
+}
+
+// openBrowser opens a sign-in page where there is a window to do it.
+func (c *core) openBrowser(u string) error {
+	if open := c.browser.Load(); open != nil {
+		return (*open)(u)
+	}
+	return mcp.ErrNoBrowser
 }
 
 func (c *core) openLog() error {
@@ -115,7 +131,11 @@ func (c *core) openLog() error {
 }
 
 func (c *core) close() {
-	// Whatever hooks left running ends with the app that started them.
+	// MCP servers and whatever hooks left running end with the app that
+	// started them.
+	if c.disp != nil {
+		c.disp.Close()
+	}
 	childproc.StopAll()
 	if c.exts != nil {
 		c.exts.Flush() // the last hook runs' records
@@ -221,7 +241,7 @@ func (c *core) newAgent(approver agent.Approver, policy func() agent.Policy, att
 		StopHookLimit: func() int { return extensions.LoadHookSettings(context.Background(), c.db).StopLimit },
 		ContextCap:    func() int { return extensions.LoadHookSettings(context.Background(), c.db).ContextCapKiB << 10 },
 		CommandEnv:    c.commandEnv(), Logger: c.log, TranscriptDir: c.paths.Transcripts(),
-		Commands: c.disp, Agents: c.disp,
+		Commands: c.disp, Agents: c.disp, MCP: c.disp,
 		SubagentModel: func(alias string) string { return agent.LoadSubagentModel(context.Background(), c.db, alias) },
 	})
 }

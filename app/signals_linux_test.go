@@ -138,3 +138,45 @@ func procStat(pid int) (state string, pgid int, ok bool) {
 	pgid, err = strconv.Atoi(fields[2])
 	return fields[0], pgid, err == nil
 }
+
+// TestRunStopsMCPServersOnSignal: a stdio MCP server still starting when
+// SIGTERM comes (it never answers the handshake) ends with agentdesk run.
+func TestRunStopsMCPServersOnSignal(t *testing.T) {
+	files := map[string]gittest.File{
+		".claude-plugin/plugin.json": {Body: `{"name":"mcpprocs"}`},
+		".mcp.json":                  {Body: `{"mcpServers":{"mute":{"command":"${CLAUDE_PLUGIN_ROOT}/mute.sh"}}}`},
+		"mute.sh": {Body: "#!/bin/sh\necho $$ > \"$CLAUDE_PROJECT_DIR/mcp.tmp\" && mv \"$CLAUDE_PROJECT_DIR/mcp.tmp\" \"$CLAUDE_PROJECT_DIR/mcp\"\nexec sleep 1000\n",
+			Mode: 0o755},
+	}
+	c, url := cliWithRepo(t, "mcpprocs", files)
+	c.ok("ext", "install", url)
+	c.ok("ext", "enable", "mcpprocs", "--yes")
+	server := llmtest.NewOpenAI(t)
+	server.Push(llmtest.Reply{Text: "never reached"})
+	project := t.TempDir()
+	cmd := exec.Command(c.bin, "run", "--project", project, "hi")
+	cmd.Env = append(c.env, "AGENTDESK_BASE_URL="+server.URL, "AGENTDESK_MODEL=llmtest-model", "AGENTDESK_API_KEY=k")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	pid := pidFromFile(t, filepath.Join(project, "mcp"))
+	t.Cleanup(func() { _ = syscall.Kill(pid, syscall.SIGKILL) })
+	signalled := time.Now()
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-exited:
+	case <-time.After(30 * time.Second):
+		t.Fatal("agentdesk run did not exit after SIGTERM")
+	}
+	if took := time.Since(signalled); took > 10*time.Second {
+		t.Errorf("quitting waited %v for a server that never started", took)
+	}
+	time.Sleep(time.Until(signalled.Add(2 * time.Second)))
+	if running(pid) {
+		t.Errorf("2 s after SIGTERM, the MCP server %d still runs", pid)
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/agentdesk/agentdesk/extensions/gittest"
+	"github.com/agentdesk/agentdesk/extensions/mcp/mcptest"
 	"github.com/agentdesk/agentdesk/storage"
 )
 
@@ -21,6 +22,7 @@ import (
 const crashEnv = "AGENTDESK_TEST_CRASH_AT"
 
 func TestMain(m *testing.M) {
+	mcptest.MaybeServe() // the fixture MCP server, when a test starts this binary as one
 	if step := os.Getenv(crashEnv); step != "" {
 		os.Exit(crashChild(step))
 	}

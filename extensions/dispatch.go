@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"net/http"
 	"os"
 	"strings"
 	"sync"
@@ -31,6 +32,13 @@ type Dispatcher struct {
 	mu        sync.Mutex
 	running   map[string]map[*context.CancelFunc]struct{} // by extension: cancels of running events
 	announced map[string]string                           // extension → failure already shown in the chat
+
+	// MCP servers (mcphost.go).
+	mcp                       mcpHost
+	startTimeout, callTimeout func() time.Duration
+	lookupEnv                 func(string) (string, bool)
+	mcpHTTP                   *http.Client
+	openBrowser               func(string) error
 }
 
 // DispatcherConfig wires a Dispatcher.
@@ -38,13 +46,27 @@ type DispatcherConfig struct {
 	HookPATH       func() string        // PATH hooks get (login-shell PATH or the Preferences override)
 	DefaultTimeout func() time.Duration // Preferences; 0 → hookrun.DefaultTimeout
 	Environ        func() []string      // the app's environment, filtered by the allowlist; nil → os.Environ
+	// MCPStartTimeout and MCPCallTimeout bound MCP server starts and tool
+	// calls (Preferences); nil or 0 → the mcp package's defaults.
+	MCPStartTimeout, MCPCallTimeout func() time.Duration
+	// LookupEnv reads the user's environment for the variables an MCP
+	// server declares in its env and headers; nil → os.LookupEnv.
+	LookupEnv func(string) (string, bool)
+	// MCPHTTPClient reaches remote MCP servers (tests: a client trusting a
+	// loopback CA); nil → system roots, bounded connects.
+	MCPHTTPClient *http.Client
+	// OpenBrowser opens a sign-in page in the system browser; nil (the
+	// CLI) means sign-in is refused with where to do it instead.
+	OpenBrowser func(url string) error
 }
 
 // NewDispatcher returns the dispatcher for m's extensions. Disabling,
 // updating or uninstalling an extension stops its running hooks.
 func NewDispatcher(m *Manager, cfg DispatcherConfig) *Dispatcher {
 	d := &Dispatcher{m: m, hookPATH: cfg.HookPATH, defaultTimeout: cfg.DefaultTimeout, environ: cfg.Environ,
-		running: map[string]map[*context.CancelFunc]struct{}{}, announced: map[string]string{}}
+		running: map[string]map[*context.CancelFunc]struct{}{}, announced: map[string]string{},
+		startTimeout: cfg.MCPStartTimeout, callTimeout: cfg.MCPCallTimeout, lookupEnv: cfg.LookupEnv, mcpHTTP: cfg.MCPHTTPClient,
+		openBrowser: cfg.OpenBrowser}
 	if d.hookPATH == nil {
 		d.hookPATH = func() string { return os.Getenv("PATH") }
 	}
@@ -54,7 +76,11 @@ func NewDispatcher(m *Manager, cfg DispatcherConfig) *Dispatcher {
 	if d.environ == nil {
 		d.environ = os.Environ
 	}
+	if d.lookupEnv == nil {
+		d.lookupEnv = os.LookupEnv
+	}
 	m.OnRemove(d.stop)
+	m.setMCP(d)
 	return d
 }
 
@@ -435,6 +461,7 @@ func (d *Dispatcher) stop(id string) {
 	for _, c := range cancels {
 		c()
 	}
+	d.stopMCP(id)
 	childproc.StopOwned(id)
 }
 

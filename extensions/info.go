@@ -38,20 +38,21 @@ type Info struct {
 	RequestedRef string `json:"requested_ref"`
 	// Plugin is the marketplace entry installed (SourceURL is then the
 	// marketplace), PluginSource where that entry points.
-	Plugin         string    `json:"plugin,omitempty"`
-	PluginSource   string    `json:"plugin_source,omitempty"`
-	Commit         string    `json:"commit"`
-	PreviousCommit string    `json:"previous_commit"`
-	Enabled        bool      `json:"enabled"`
-	Status         Status    `json:"status"`
-	Hooks          []Hook    `json:"hooks"`
-	Skills         []Skill   `json:"skills"`
-	Commands       []Command `json:"commands"`
-	Agents         []Agent   `json:"agents"`
-	Diagnostics    []string  `json:"diagnostics"`
-	LastError      string    `json:"last_error"`
-	ReviewReason   string    `json:"review_reason,omitempty"`
-	RecentRuns     []Run     `json:"recent_runs,omitempty"`
+	Plugin         string      `json:"plugin,omitempty"`
+	PluginSource   string      `json:"plugin_source,omitempty"`
+	Commit         string      `json:"commit"`
+	PreviousCommit string      `json:"previous_commit"`
+	Enabled        bool        `json:"enabled"`
+	Status         Status      `json:"status"`
+	Hooks          []Hook      `json:"hooks"`
+	Skills         []Skill     `json:"skills"`
+	Commands       []Command   `json:"commands"`
+	Agents         []Agent     `json:"agents"`
+	MCPServers     []MCPServer `json:"mcp_servers"`
+	Diagnostics    []string    `json:"diagnostics"`
+	LastError      string      `json:"last_error"`
+	ReviewReason   string      `json:"review_reason,omitempty"`
+	RecentRuns     []Run       `json:"recent_runs,omitempty"`
 	// Options are the settings the plugin asks for (userConfig), sensitive
 	// values masked.
 	Options     []OptionValue `json:"options,omitempty"`
@@ -139,7 +140,7 @@ type Run struct {
 }
 
 // HasHooks reports whether enabling needs the trust confirmation.
-func (i Info) HasHooks() bool { return i.pkg != nil && len(runnableHooks(i.pkg)) > 0 }
+func (i Info) HasHooks() bool { return i.pkg != nil && needsTrust(i.pkg) }
 
 // HasPrevious reports whether Rollback has somewhere to go.
 func (i Info) HasPrevious() bool { return i.PreviousCommit != "" }
@@ -152,7 +153,7 @@ func statusOf(e storage.Extension, pkg *manifest.Package, hooksHash string, load
 		return StatusNeedsReview
 	case !e.Enabled:
 		return StatusDisabled
-	case len(runnableHooks(pkg)) > 0 && e.TrustedHash != hooksHash:
+	case needsTrust(pkg) && e.TrustedHash != hooksHash:
 		return StatusNeedsReview
 	}
 	return StatusEnabled
@@ -165,7 +166,8 @@ func (m *Manager) load(ctx context.Context, e storage.Extension, withRuns bool) 
 		Plugin: e.Plugin, PluginSource: pluginSourceText(e.PluginSource),
 		PreviousCommit: e.PreviousCommit, Enabled: e.Enabled, LastError: e.LastError, ReviewReason: e.ReviewReason,
 		InstalledAt: e.InstalledAt, UpdatedAt: e.UpdatedAt, Dir: dir, DataDir: m.store.dataDir(e.ID),
-		Hooks: []Hook{}, Skills: []Skill{}, Commands: []Command{}, Agents: []Agent{}, Diagnostics: []string{}, Lingering: childproc.Lingering(e.ID)}
+		Hooks: []Hook{}, Skills: []Skill{}, Commands: []Command{}, Agents: []Agent{}, MCPServers: []MCPServer{}, Diagnostics: []string{},
+		Lingering: childproc.Lingering(e.ID)}
 	slices.Sort(info.Lingering)
 	pkg, hash, err := m.version(ctx, e.ID, e.ActiveCommit)
 	if err == nil {
@@ -187,6 +189,7 @@ func (m *Manager) load(ctx context.Context, e storage.Extension, withRuns bool) 
 		info.Status, info.LastError = StatusError, missingOptionsText(e.ID, missing)
 	}
 	m.addHookState(ctx, &info, withRuns)
+	m.addMCPState(&info)
 	return info
 }
 
@@ -207,6 +210,9 @@ func (i *Info) fill(pkg *manifest.Package) {
 	}
 	i.Commands = append(i.Commands, commandsOf(pkg)...)
 	i.Agents = append(i.Agents, agentsOf(pkg)...)
+	for _, s := range pkg.MCPServers {
+		i.MCPServers = append(i.MCPServers, mcpServerInfo(s))
+	}
 	i.Diagnostics = append(i.Diagnostics, pkg.Diagnostics...)
 }
 

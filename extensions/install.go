@@ -64,7 +64,7 @@ func (m *Manager) fetchAndValidate(ctx context.Context, src Source, progress fun
 	failpoint("validated")
 	return &staged{st: f.st, commit: f.commit, pkg: pkg, from: f.from, record: storage.ExtensionVersion{
 		ExtensionID: pkg.Manifest.Name, Commit: f.commit, Version: pkg.Manifest.Version,
-		DisplayName: displayName(pkg.Manifest), HooksHash: manifest.HooksHash(runnableHooks(pkg)), Package: body}}, nil
+		DisplayName: displayName(pkg.Manifest), HooksHash: trustHash(pkg), Package: body}}, nil
 }
 
 func report(progress func(Progress), phase gitfetch.Phase) {
@@ -246,7 +246,7 @@ func (m *Manager) activateUpdate(ctx context.Context, e storage.Extension, ref s
 		_, dropped, err = m.db.UpdateExtension(context.WithoutCancel(ctx), e.ID, &s.record, func(row *storage.Extension) error {
 			row.PreviousCommit, row.ActiveCommit, row.RequestedRef = row.ActiveCommit, s.commit, ref
 			row.LastError = ""
-			reviewIfChanged(row, s.record.HooksHash, len(runnableHooks(s.pkg)) > 0, "the update changed its hook commands")
+			reviewIfChanged(row, s.record.HooksHash, needsTrust(s.pkg), "the update changed its hook commands or MCP servers")
 			if reason, moved := movedRepository(row.PluginSource, s.from); moved && row.Enabled {
 				row.ReviewReason = reason
 			}

@@ -25,8 +25,11 @@ func TestLifecycleInstallEnableUpdateRollbackUninstall(t *testing.T) {
 	if info.Name != "Fixture" || info.Version != "1.0.0" || len(info.Skills) != 1 {
 		t.Fatalf("info = %+v", info)
 	}
-	if !containsText(info.Diagnostics, "mcpServers") || !containsText(info.Diagnostics, "CwdChanged") {
+	if !containsText(info.Diagnostics, "CwdChanged") {
 		t.Errorf("unsupported capabilities must be visible: %v", info.Diagnostics)
+	}
+	if len(info.MCPServers) != 1 || info.MCPServers[0].Name != "never" || info.MCPServers[0].State != MCPNotStarted {
+		t.Errorf("MCP servers = %+v, want the declared one, not started", info.MCPServers)
 	}
 	if _, err := os.Stat(filepath.Join(info.Dir, "hooks", "hook.sh")); err != nil {
 		t.Fatalf("package not in the store: %v", err)

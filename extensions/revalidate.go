@@ -52,11 +52,11 @@ func (m *Manager) revalidateOne(ctx context.Context, e storage.Extension) error 
 	if v.Package, err = encodePackage(fresh, dir); err != nil {
 		return err
 	}
-	v.HooksHash = manifest.HooksHash(runnableHooks(fresh))
+	v.HooksHash = trustHash(fresh)
 	_, _, err = m.db.UpdateExtension(ctx, e.ID, &v, func(row *storage.Extension) error {
 		if row.ReviewReason == "" {
-			reviewIfChanged(row, v.HooksHash, len(runnableHooks(fresh)) > 0,
-				"this version of AgentDesk runs more of its hooks (events it used to ignore, such as PreToolUse, PermissionRequest, UserPromptExpansion or Notification, now run; scripts without #! run through /bin/sh)")
+			reviewIfChanged(row, v.HooksHash, needsTrust(fresh),
+				"this version of AgentDesk runs more of it (its MCP servers now run; events it used to ignore, such as PreToolUse, PermissionRequest, UserPromptExpansion or Notification, now run; scripts without #! run through /bin/sh)")
 		}
 		return nil
 	})

@@ -25,6 +25,7 @@ func (i Info) ForDisplay() Info {
 	}
 	i.Skills = skills
 	i.Commands = safeCommands(i.Commands)
+	i.MCPServers = safeServers(i.MCPServers)
 	opts := make([]OptionValue, len(i.Options))
 	for k, o := range i.Options {
 		o.Title, o.Description, o.Value, o.Default = s(o.Title), s(o.Description), s(o.Value), s(o.Default)
@@ -46,7 +47,23 @@ func (t Trust) ForDisplay() Trust {
 	t.Name, t.Reason = safetext.Strip(t.Name), safetext.Strip(t.Reason)
 	t.Hooks, t.NotRun = safeHooks(t.Hooks), safeHooks(t.NotRun)
 	t.Commands = safeCommands(t.Commands)
+	t.MCPServers, t.NotRunServers = safeServers(t.MCPServers), safeServers(t.NotRunServers)
 	return t
+}
+
+// safeServers shows what a server runs or reaches exactly (Visible), and
+// its names and messages stripped.
+func safeServers(servers []MCPServer) []MCPServer {
+	out := make([]MCPServer, len(servers))
+	for k, sv := range servers {
+		sv.Name, sv.Source, sv.Inactive, sv.Error, sv.Stderr = safetext.Strip(sv.Name), safetext.Strip(sv.Source),
+			safetext.Strip(sv.Inactive), safetext.Strip(sv.Error), safetext.Strip(sv.Stderr)
+		sv.Argv, sv.Cwd, sv.URL = mapStrings(sv.Argv, safetext.Visible), safetext.Visible(sv.Cwd), safetext.Visible(sv.URL)
+		sv.Env, sv.Headers, sv.UserEnv = mapStrings(sv.Env, safetext.Visible), mapStrings(sv.Headers, safetext.Visible), mapStrings(sv.UserEnv, safetext.Visible)
+		sv.Tools = mapStrings(sv.Tools, safetext.Strip)
+		out[k] = sv
+	}
+	return out
 }
 
 func safeHooks(hooks []Hook) []Hook {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/agent/lifecycle"
 	"github.com/agentdesk/agentdesk/extensions/hookrun"
+	"github.com/agentdesk/agentdesk/extensions/mcp"
 	"github.com/agentdesk/agentdesk/storage"
 )
 
@@ -18,6 +19,14 @@ const (
 	keyHookPATH    = "hooks.path"
 	keyStopLimit   = "hooks.stop_limit"
 	keyContextCap  = "hooks.context_cap_kib"
+	keyMCPStart    = "mcp.start_timeout_s"
+	keyMCPCall     = "mcp.call_timeout_s"
+)
+
+// Bounds of the MCP timeouts (Preferences → Advanced).
+const (
+	MaxMCPStartTimeout = 5 * time.Minute
+	MaxMCPCallTimeout  = time.Hour
 )
 
 // Bounds of the per-turn extension context cap, in KiB.
@@ -37,11 +46,16 @@ type HookSettings struct {
 	// ContextCapKiB bounds one turn's extension context
 	// (MinContextCapKiB to MaxContextCapKiB).
 	ContextCapKiB int
+	// MCPStartTimeout bounds an MCP server's start (1 s to
+	// MaxMCPStartTimeout), MCPCallTimeout one MCP tool call (1 s to
+	// MaxMCPCallTimeout); zero saves the default.
+	MCPStartTimeout, MCPCallTimeout time.Duration
 }
 
 // LoadHookSettings reads the hook preferences (defaults when unset).
 func LoadHookSettings(ctx context.Context, db *storage.DB) HookSettings {
-	s := HookSettings{DefaultTimeout: hookrun.DefaultTimeout, StopLimit: lifecycle.DefaultStopHookLimit, ContextCapKiB: DefaultContextCapKiB}
+	s := HookSettings{DefaultTimeout: hookrun.DefaultTimeout, StopLimit: lifecycle.DefaultStopHookLimit, ContextCapKiB: DefaultContextCapKiB,
+		MCPStartTimeout: mcp.DefaultStartTimeout, MCPCallTimeout: mcp.DefaultCallTimeout}
 	if v, ok, _ := db.Setting(ctx, keyHookTimeout); ok {
 		if n, err := strconv.Atoi(v); err == nil && n >= 1 && time.Duration(n)*time.Second <= hookrun.MaxTimeout {
 			s.DefaultTimeout = time.Duration(n) * time.Second
@@ -58,7 +72,18 @@ func LoadHookSettings(ctx context.Context, db *storage.DB) HookSettings {
 			s.ContextCapKiB = n
 		}
 	}
+	s.MCPStartTimeout = secondsSetting(ctx, db, keyMCPStart, s.MCPStartTimeout, MaxMCPStartTimeout)
+	s.MCPCallTimeout = secondsSetting(ctx, db, keyMCPCall, s.MCPCallTimeout, MaxMCPCallTimeout)
 	return s
+}
+
+func secondsSetting(ctx context.Context, db *storage.DB, key string, def, max time.Duration) time.Duration {
+	if v, ok, _ := db.Setting(ctx, key); ok {
+		if n, err := strconv.Atoi(v); err == nil && n >= 1 && time.Duration(n)*time.Second <= max {
+			return time.Duration(n) * time.Second
+		}
+	}
+	return def
 }
 
 // SaveHookSettings validates and stores the hook preferences.
@@ -74,8 +99,22 @@ func SaveHookSettings(ctx context.Context, db *storage.DB, s HookSettings) error
 	if s.ContextCapKiB < MinContextCapKiB || s.ContextCapKiB > MaxContextCapKiB {
 		return fmt.Errorf("the extension context per turn must be from %d to %d KiB", MinContextCapKiB, MaxContextCapKiB)
 	}
+	start, call := s.MCPStartTimeout, s.MCPCallTimeout
+	if start == 0 {
+		start = mcp.DefaultStartTimeout
+	}
+	if call == 0 {
+		call = mcp.DefaultCallTimeout
+	}
+	if start < time.Second || start > MaxMCPStartTimeout {
+		return fmt.Errorf("the MCP server start timeout must be from 1 to %d seconds", int(MaxMCPStartTimeout/time.Second))
+	}
+	if call < time.Second || call > MaxMCPCallTimeout {
+		return fmt.Errorf("the MCP tool call timeout must be from 1 to %d seconds", int(MaxMCPCallTimeout/time.Second))
+	}
 	return db.SetSettings(ctx, map[string]string{keyHookTimeout: strconv.Itoa(secs), keyHookPATH: strings.TrimSpace(s.PATH),
-		keyStopLimit: strconv.Itoa(s.StopLimit), keyContextCap: strconv.Itoa(s.ContextCapKiB)})
+		keyStopLimit: strconv.Itoa(s.StopLimit), keyContextCap: strconv.Itoa(s.ContextCapKiB),
+		keyMCPStart: strconv.Itoa(int(start / time.Second)), keyMCPCall: strconv.Itoa(int(call / time.Second))})
 }
 
 // HookSettings reads the hook preferences (Preferences → Advanced).

@@ -20,7 +20,8 @@ func TestHookSettingsRoundTripAndBounds(t *testing.T) {
 	if s := LoadHookSettings(ctx, db); s.StopLimit != lifecycle.DefaultStopHookLimit || s.DefaultTimeout != 5*time.Second || s.ContextCapKiB != 64 {
 		t.Fatalf("defaults = %+v", s)
 	}
-	want := HookSettings{DefaultTimeout: 9 * time.Second, PATH: "/opt/bin", StopLimit: 0, ContextCapKiB: 128}
+	want := HookSettings{DefaultTimeout: 9 * time.Second, PATH: "/opt/bin", StopLimit: 0, ContextCapKiB: 128,
+		MCPStartTimeout: 45 * time.Second, MCPCallTimeout: 90 * time.Second}
 	if err := SaveHookSettings(ctx, db, want); err != nil {
 		t.Fatal(err)
 	}
@@ -29,7 +30,9 @@ func TestHookSettingsRoundTripAndBounds(t *testing.T) {
 	}
 	for _, bad := range []HookSettings{{DefaultTimeout: 0, StopLimit: 1, ContextCapKiB: 64}, {DefaultTimeout: time.Second, StopLimit: -1, ContextCapKiB: 64},
 		{DefaultTimeout: time.Second, StopLimit: lifecycle.MaxStopHookLimit + 1, ContextCapKiB: 64},
-		{DefaultTimeout: time.Second, ContextCapKiB: 2}, {DefaultTimeout: time.Second, ContextCapKiB: 2048}} {
+		{DefaultTimeout: time.Second, ContextCapKiB: 2}, {DefaultTimeout: time.Second, ContextCapKiB: 2048},
+		{DefaultTimeout: time.Second, ContextCapKiB: 64, MCPStartTimeout: MaxMCPStartTimeout + time.Second},
+		{DefaultTimeout: time.Second, ContextCapKiB: 64, MCPCallTimeout: time.Millisecond}} {
 		if err := SaveHookSettings(ctx, db, bad); err == nil {
 			t.Errorf("%+v was saved", bad)
 		}

@@ -13,7 +13,7 @@ import (
 )
 
 // TrustWarning is shown with every hook list the user is asked to trust.
-const TrustWarning = "These commands run local code with your user account's permissions whenever their events fire. Enable only extensions you trust."
+const TrustWarning = "These commands run local code with your user account's permissions whenever their events fire (MCP servers run for as long as a session uses them). Enable only extensions you trust."
 
 // ErrTrustChanged: the hooks changed between showing them and confirming.
 var ErrTrustChanged = errors.New("the hook commands changed since they were shown; review them again")
@@ -38,11 +38,15 @@ type Trust struct {
 	// Agents are its subagents: shown; the model may delegate to them,
 	// and their calls are approved like any other.
 	Agents []Agent
+	// MCPServers are the MCP servers that start once it is enabled (with
+	// the first prompt, never now); NotRunServers those that cannot.
+	MCPServers, NotRunServers []MCPServer
 }
 
 // NeedsConfirmation reports whether the trust dialog must be shown; an
-// extension with no runnable hooks (skills only) is enabled directly.
-func (t Trust) NeedsConfirmation() bool { return len(t.Hooks) > 0 }
+// extension with no runnable hooks or MCP servers (skills only) is
+// enabled directly.
+func (t Trust) NeedsConfirmation() bool { return len(t.Hooks) > 0 || len(t.MCPServers) > 0 }
 
 // TrustPrompt returns the hook list to confirm before enabling id, with
 // the diff against the list the user trusted before, if any.
@@ -67,6 +71,13 @@ func (m *Manager) TrustPrompt(ctx context.Context, id string) (Trust, error) {
 		}
 		v.EffectiveS = effectiveTimeout(h.Timeout, def)
 		t.Hooks = append(t.Hooks, v)
+	}
+	for _, s := range pkg.MCPServers {
+		if s.Inactive != "" {
+			t.NotRunServers = append(t.NotRunServers, mcpServerInfo(s))
+		} else {
+			t.MCPServers = append(t.MCPServers, mcpServerInfo(s))
+		}
 	}
 	if old := m.trustedHooks(ctx, e); old != nil && e.TrustedHash != hash {
 		d := manifest.DiffHooks(old, runnableHooks(pkg))
@@ -105,7 +116,7 @@ func (m *Manager) Enable(ctx context.Context, id, hash string) (Info, error) {
 	if err != nil {
 		return Info{}, err
 	}
-	hasHooks := len(runnableHooks(pkg)) > 0
+	hasHooks := needsTrust(pkg)
 	if hasHooks && hash != current {
 		return Info{}, fmt.Errorf("enable %s: %w", id, ErrTrustChanged)
 	}
@@ -143,7 +154,7 @@ func (m *Manager) restampIfTampered(ctx context.Context, e storage.Extension, pk
 	if err != nil {
 		return nil, err
 	}
-	v.Package, v.HooksHash = body, manifest.HooksHash(runnableHooks(fresh))
+	v.Package, v.HooksHash = body, trustHash(fresh)
 	return &v, nil
 }
 
@@ -198,7 +209,7 @@ func (m *Manager) Rollback(ctx context.Context, id string) (Info, error) {
 		_, _, err := m.db.UpdateExtension(ctx, id, nil, func(row *storage.Extension) error {
 			row.ActiveCommit, row.PreviousCommit = row.PreviousCommit, row.ActiveCommit
 			row.ReviewReason, row.LastError = "", ""
-			reviewIfChanged(row, hash, len(runnableHooks(pkg)) > 0, "the version rolled back to has different hook commands")
+			reviewIfChanged(row, hash, needsTrust(pkg), "the version rolled back to has different hook commands")
 			return nil
 		})
 		return err
@@ -220,7 +231,7 @@ func (m *Manager) Uninstall(ctx context.Context, id string) error {
 	var forgot error
 	if e, err := m.db.Extension(ctx, id); err == nil {
 		if pkg, _, err := m.version(ctx, id, e.ActiveCommit); err == nil {
-			forgot = m.forgetOptions(ctx, id, pkg)
+			forgot = errors.Join(m.forgetOptions(ctx, id, pkg), m.forgetCredentials(id, pkg))
 		}
 	}
 	err := m.withRegistryLock(func() error {

@@ -60,6 +60,29 @@ func runnableHooks(pkg *manifest.Package) []manifest.Hook {
 	return out
 }
 
+// runnableServers are the MCP servers that would start once enabled.
+func runnableServers(pkg *manifest.Package) []manifest.MCPServer {
+	var out []manifest.MCPServer
+	for _, s := range pkg.MCPServers {
+		if s.Inactive == "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// trustHash is the hash of what the user trusts: the runnable hooks and
+// MCP servers.
+func trustHash(pkg *manifest.Package) string {
+	return manifest.TrustHash(runnableHooks(pkg), runnableServers(pkg))
+}
+
+// needsTrust reports whether enabling pkg runs anything of it: hooks or
+// MCP servers.
+func needsTrust(pkg *manifest.Package) bool {
+	return len(runnableHooks(pkg)) > 0 || len(runnableServers(pkg)) > 0
+}
+
 // displayName prefers interface.displayName, then the manifest name.
 func displayName(m manifest.Manifest) string {
 	if m.DisplayName != "" {

@@ -24,6 +24,7 @@ targeted=(
 	"./extensions/ ^BenchmarkInstallProcess5MB$ 10x"
 	"./extensions/ ^BenchmarkSlowPromptHooks$ 30x"
 	"./extensions/ ^BenchmarkPreToolUseOverhead$ 200x"
+	"./extensions/ ^BenchmarkMCPCallOverhead$ 500x"
 	"./ui/ ^BenchmarkSessionWalkMemory$ 1x"
 	"./agent/ ^BenchmarkChildStart$ 50x"
 	"./ui/ ^BenchmarkChatChildStream$ 3x"
@@ -104,6 +105,10 @@ summary() {
 	b=BenchmarkPreToolUseOverhead
 	row "PreToolUse, one 5 ms hook (median)" "$(metric $b pretooluse-median-ms) ms" "exec.Command $(metric $b exec-median-ms) ms" \
 		"+$(metric $b added-ms) ms (<= 2 ms)"
+	b=BenchmarkMCPCallOverhead
+	row "MCP tool call, stdio (median)" "$(metric $b host-median-ms) ms" "SDK client $(metric $b sdk-median-ms) ms" \
+		"+$(metric $b added-ms) ms (<= 2 ms)"
+	row "MCP tools, no server declared" "$(calc "$(metric BenchmarkToolsWithoutMCPServers ns/op) / 1e6") ms per turn" "-" "nothing started"
 	b=BenchmarkSlowPromptHooks
 	row "UserPromptSubmit, 5 x 100 ms hooks" "$(metric $b five-median-ms) ms" "1 hook $(metric $b one-median-ms) ms" \
 		"$(metric $b ratio)x (~1; serial = 5)"

@@ -19,12 +19,15 @@ import (
 	"github.com/agentdesk/agentdesk/extensions/hookrun"
 )
 
-// advancedPane: hook timeout default, PATH for hooks, data folder, logs.
+// advancedPane: hook timeout default, MCP timeouts, PATH for hooks, data
+// folder, logs.
 type advancedPane struct {
 	u        *UI
 	timeout  *widget.Entry
 	stops    *widget.Entry
 	ctxCap   *widget.Entry
+	mcpStart *widget.Entry
+	mcpCall  *widget.Entry
 	path     *widget.Entry
 	detected *secondaryLabel
 	status   *widget.Label
@@ -36,6 +39,8 @@ func (a *advancedPane) buildUI() fyne.CanvasObject {
 	a.timeout = &widget.Entry{}
 	a.stops = &widget.Entry{}
 	a.ctxCap = &widget.Entry{}
+	a.mcpStart = &widget.Entry{}
+	a.mcpCall = &widget.Entry{}
 	a.path = &widget.Entry{PlaceHolder: "empty: use the detected PATH"}
 	a.detected = newSecondaryLabel("", fyne.TextWrapBreak)
 	a.status = &widget.Label{Wrapping: fyne.TextWrapWord}
@@ -46,6 +51,10 @@ func (a *advancedPane) buildUI() fyne.CanvasObject {
 		{Text: "Stop hook continuations", Widget: a.stops, HintText: fmt.Sprintf("how often Stop hooks may make one turn go on (0–%d)", lifecycle.MaxStopHookLimit)},
 		{Text: "Extension context per turn", Widget: a.ctxCap, HintText: fmt.Sprintf("KiB (%d–%d); blocks past it are left out, and the chat says which",
 			extensions.MinContextCapKiB, extensions.MaxContextCapKiB)},
+		{Text: "MCP server start timeout", Widget: a.mcpStart, HintText: fmt.Sprintf("seconds an extension's MCP server may take to start (1–%d)",
+			int(extensions.MaxMCPStartTimeout/time.Second))},
+		{Text: "MCP tool call timeout", Widget: a.mcpCall, HintText: fmt.Sprintf("seconds one MCP tool call may take (1–%d)",
+			int(extensions.MaxMCPCallTimeout/time.Second))},
 		{Text: "PATH for hooks", Widget: a.path, HintText: "hooks look programs such as node up here, not in the app's PATH"},
 		{Text: "Detected PATH", Widget: a.detected},
 		{Text: "Data folder", Widget: container.NewBorder(nil, nil, nil,
@@ -70,6 +79,8 @@ func (a *advancedPane) shown() {
 		a.timeout.SetText(strconv.Itoa(int(s.hooks.DefaultTimeout / time.Second)))
 		a.stops.SetText(strconv.Itoa(s.hooks.StopLimit))
 		a.ctxCap.SetText(strconv.Itoa(s.hooks.ContextCapKiB))
+		a.mcpStart.SetText(strconv.Itoa(int(s.hooks.MCPStartTimeout / time.Second)))
+		a.mcpCall.SetText(strconv.Itoa(int(s.hooks.MCPCallTimeout / time.Second)))
 		a.path.SetText(s.hooks.PATH)
 		a.detected.SetText(strings.ReplaceAll(s.detected, string(os.PathListSeparator), string(os.PathListSeparator)+" "))
 	})
@@ -81,22 +92,25 @@ type advancedState struct {
 }
 
 func (a *advancedPane) onSave() {
-	secs, err := strconv.Atoi(strings.TrimSpace(a.timeout.Text))
-	if err != nil {
-		a.status.SetText("Not saved: the hook timeout must be a whole number of seconds")
-		return
+	numbers := []struct {
+		entry *widget.Entry
+		what  string
+		value int
+	}{{a.timeout, "the hook timeout must be a whole number of seconds", 0}, {a.stops, "Stop hook continuations must be a whole number", 0},
+		{a.ctxCap, "the extension context per turn must be a whole number of KiB", 0},
+		{a.mcpStart, "the MCP server start timeout must be a whole number of seconds", 0},
+		{a.mcpCall, "the MCP tool call timeout must be a whole number of seconds", 0}}
+	for i := range numbers {
+		n, err := strconv.Atoi(strings.TrimSpace(numbers[i].entry.Text))
+		if err != nil {
+			a.status.SetText("Not saved: " + numbers[i].what)
+			return
+		}
+		numbers[i].value = n
 	}
-	stops, err := strconv.Atoi(strings.TrimSpace(a.stops.Text))
-	if err != nil {
-		a.status.SetText("Not saved: Stop hook continuations must be a whole number")
-		return
-	}
-	ctxCap, err := strconv.Atoi(strings.TrimSpace(a.ctxCap.Text))
-	if err != nil {
-		a.status.SetText("Not saved: the extension context per turn must be a whole number of KiB")
-		return
-	}
-	s := extensions.HookSettings{DefaultTimeout: time.Duration(secs) * time.Second, PATH: a.path.Text, StopLimit: stops, ContextCapKiB: ctxCap}
+	s := extensions.HookSettings{DefaultTimeout: time.Duration(numbers[0].value) * time.Second, PATH: a.path.Text,
+		StopLimit: numbers[1].value, ContextCapKiB: numbers[2].value,
+		MCPStartTimeout: time.Duration(numbers[3].value) * time.Second, MCPCallTimeout: time.Duration(numbers[4].value) * time.Second}
 	background(a.u, func(ctx context.Context) (struct{}, error) {
 		return struct{}{}, a.u.d.Extensions.SaveHookSettings(ctx, s)
 	}, func(_ struct{}, err error) {
@@ -104,7 +118,7 @@ func (a *advancedPane) onSave() {
 			a.status.SetText("Not saved: " + err.Error())
 			return
 		}
-		a.status.SetText("Saved. Hooks use these settings from their next run.")
+		a.status.SetText("Saved. Hooks use these settings from their next run, MCP servers from their next start or call.")
 	})
 }
 

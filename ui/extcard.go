@@ -56,6 +56,9 @@ func (p *extensionsPane) card(info extensions.Info) fyne.CanvasObject {
 		toggle.Disable()
 	}
 	counts := &widget.Label{Text: fmt.Sprintf("%d hooks · %d skills · %d commands", len(info.Hooks), len(info.Skills), len(info.Commands))}
+	if n := len(info.MCPServers); n > 0 {
+		counts.Text = fmt.Sprintf("%d hooks · %d MCP servers · %d skills · %d commands", len(info.Hooks), n, len(info.Skills), len(info.Commands))
+	}
 	top := container.NewHBox(badge(info.Status), toggle, counts)
 	if cta := p.callToAction(info); cta != nil {
 		top.Add(cta)
@@ -66,6 +69,9 @@ func (p *extensionsPane) card(info extensions.Info) fyne.CanvasObject {
 	}
 	if msg := p.cardMessage(info, st); msg != nil {
 		body.Add(msg)
+	}
+	if servers := p.mcpSection(info, st); servers != nil {
+		body.Add(servers)
 	}
 	body.Add(p.actions(info, st))
 	body.Add(p.details(info, st))
@@ -198,6 +204,7 @@ func (p *extensionsPane) detailBody(info extensions.Info) fyne.CanvasObject {
 		box.Add(monoBlock(strings.Join(lines, "\n")))
 	}
 	section("Hooks", hookLines(info.Hooks))
+	section("MCP servers", mcpLines(info.MCPServers))
 	section("Skills", p.skillLines(info))
 	section("Slash commands", p.commandLines(info))
 	section("Agents", agentLines(info.Agents))
@@ -268,7 +275,7 @@ func (p *extensionsPane) onToggle(info extensions.Info, on bool) {
 	if !on {
 		p.run(info.ID, func(ctx context.Context) (string, error) {
 			_, err := p.u.d.Extensions.Disable(ctx, info.ID)
-			return "Disabled: its hooks were stopped and its context and skills leave the next request.", err
+			return "Disabled: its hooks and MCP servers were stopped and its context, tools and skills leave the next request.", err
 		})
 		return
 	}
@@ -302,6 +309,10 @@ func (p *extensionsPane) enable(id, hash string, options map[string]string) {
 		if err == nil && info.Status == extensions.StatusError {
 			return "", fmt.Errorf("enabled, but %s", info.LastError)
 		}
+		if len(info.MCPServers) > 0 {
+			return fmt.Sprintf("Enabled: %d hooks and %d skills are active from the next prompt; its %d MCP servers start with it.",
+				len(info.Hooks), len(info.Skills), len(info.MCPServers)), err
+		}
 		return fmt.Sprintf("Enabled: %d hooks and %d skills are active from the next prompt.", len(info.Hooks), len(info.Skills)), err
 	})
 }
@@ -318,8 +329,19 @@ func (p *extensionsPane) showTrust(t extensions.Trust) {
 		content.Add(widget.NewLabelWithStyle("What changed since you last trusted it", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
 		content.Add(monoBlock(safetext.Visible(strings.Join(extensions.DiffLines(*t.Diff), "\n"))))
 	}
-	content.Add(widget.NewLabelWithStyle("Commands that will run", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
-	content.Add(monoBlock(strings.Join(trustLines(t.Hooks), "\n")))
+	if len(t.Hooks) > 0 {
+		content.Add(widget.NewLabelWithStyle("Commands that will run", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
+		content.Add(monoBlock(strings.Join(trustLines(t.Hooks), "\n")))
+	}
+	if len(t.MCPServers) > 0 {
+		content.Add(widget.NewLabelWithStyle("MCP servers that start with a session's first prompt (every tool call asks you)",
+			fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
+		content.Add(monoBlock(strings.Join(trustServerLines(t.MCPServers), "\n")))
+	}
+	if len(t.NotRunServers) > 0 {
+		content.Add(widget.NewLabelWithStyle("MCP servers that will not start", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
+		content.Add(monoBlock(strings.Join(trustServerLines(t.NotRunServers), "\n")))
+	}
 	if len(t.NotRun) > 0 {
 		content.Add(widget.NewLabelWithStyle("Declared but not run (not part of what you trust)", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
 		content.Add(monoBlock(strings.Join(notRunLines(t.NotRun), "\n")))
@@ -335,7 +357,7 @@ func (p *extensionsPane) showTrust(t extensions.Trust) {
 		content.Add(monoBlock(strings.Join(agentLines(t.Agents), "\n")))
 	}
 	content.Add(newSecondaryLabel("${CLAUDE_PLUGIN_ROOT} is "+t.PluginRoot+"\n${CLAUDE_PLUGIN_DATA} is "+t.PluginData+
-		"\nHooks run without a shell, in the project folder, with a minimal environment and no API keys.",
+		"\nHooks and MCP servers run without a shell, with a minimal environment and no API keys: hooks in the project folder, servers in the extension's folder.",
 		fyne.TextWrapBreak))
 	values := func() map[string]string { return nil }
 	if opts := p.optionsOf(t.ID); len(opts) > 0 {

@@ -17,7 +17,7 @@ import (
 
 func demoPlugin(timeout string) map[string]gittest.File {
 	return map[string]gittest.File{
-		".codex-plugin/plugin.json":  {Body: `{"name":"demo","version":"1.2.0","description":"Demo extension","interface":{"displayName":"Demo"},"mcpServers":{}}`},
+		".codex-plugin/plugin.json":  {Body: `{"name":"demo","version":"1.2.0","description":"Demo extension","interface":{"displayName":"Demo"},"mcpServers":{"docs":{"type":"http","url":""}}}`},
 		"hooks/hooks.json":           {Body: `{"hooks":{"SessionStart":[{"matcher":"startup|resume","hooks":[{"type":"command","command":"${CLAUDE_PLUGIN_ROOT}/hooks/start.sh --mode full","timeout":` + timeout + `}]}]}}`},
 		"hooks/start.sh":             {Body: "#!/bin/sh\necho demo context\n", Mode: 0o755},
 		"skills/demo-skill/SKILL.md": {Body: "---\nname: demo-skill\ndescription: Demo skill\n---\n"},
@@ -91,12 +91,13 @@ func TestPaneLifecycle(t *testing.T) {
 	p.install(p.server.URL + "/demo.git")
 	p.waitText("Review and enable")
 	text := p.text()
-	for _, want := range []string{"Demo", "1.2.0", "Disabled", "1 hooks · 1 skills", "Installed Demo 1.2.0"} {
+	for _, want := range []string{"Demo", "1.2.0", "Disabled", "1 hooks · 1 MCP servers · 1 skills", "Installed Demo 1.2.0"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("card lacks %q:\n%s", want, text)
 		}
 	}
-	p.waitText("declares mcpServers: not supported") // a new card opens its details
+	p.waitText(`docs — will not start: no URL (the plugin ships "url": "" as a placeholder)`)
+	p.waitText("MCP server \"docs\" (.codex-plugin/plugin.json): no URL") // a new card opens its details
 	if !strings.Contains(p.text(), "${CLAUDE_PLUGIN_ROOT}/hooks/start.sh --mode full") || !strings.Contains(p.text(), "demo-skill") {
 		t.Fatalf("details lack hooks or skills:\n%s", p.text())
 	}

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"fyne.io/fyne/v2/test"
 
@@ -89,9 +90,19 @@ func TestAdvancedSettings(t *testing.T) {
 	test.Tap(findButton(u.prefs.win.Content(), "Save"))
 	h.loop.waitFor(t, "the refusal", func() bool { return strings.Contains(a.status.Text, "1 to 60") })
 	a.timeout.SetText("12")
+	if a.mcpStart.Text != "30" || a.mcpCall.Text != "120" {
+		t.Fatalf("MCP timeouts shown as %q and %q, want the defaults 30 and 120", a.mcpStart.Text, a.mcpCall.Text)
+	}
+	a.mcpStart.SetText("400")
+	test.Tap(findButton(u.prefs.win.Content(), "Save"))
+	h.loop.waitFor(t, "the MCP refusal", func() bool { return strings.Contains(a.status.Text, "MCP server start timeout must be from 1 to 300") })
+	a.mcpStart.SetText("45")
 	a.path.SetText("/opt/node/bin:/usr/bin")
 	test.Tap(findButton(u.prefs.win.Content(), "Save"))
 	h.loop.waitFor(t, "the save", func() bool { return strings.HasPrefix(a.status.Text, "Saved") })
+	if got := h.exts.HookSettings(context.Background()).MCPStartTimeout; got != 45*time.Second {
+		t.Errorf("saved MCP start timeout %v, want 45s", got)
+	}
 	if !strings.Contains(windowText(u.prefs.win), h.paths.Data) {
 		t.Error("the data folder is not shown")
 	}

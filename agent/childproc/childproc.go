@@ -102,3 +102,8 @@ func (p *Process) Terminated() bool {
 func (p *Process) Stop() {
 	p.group.stop()
 }
+
+// Pid is the child's process id, which is also its group's.
+func (p *Process) Pid() int {
+	return p.cmd.Process.Pid
+}

@@ -32,6 +32,9 @@ func (l *loader) stampHookFiles() error {
 	for _, h := range l.pkg.Hooks {
 		paths = append(paths, h.Files...)
 	}
+	for _, s := range l.pkg.MCPServers {
+		paths = append(paths, s.Files...)
+	}
 	slices.Sort(paths)
 	for _, p := range slices.Compact(paths) {
 		stamp, err := stampFile(filepath.Join(l.root.dir, filepath.FromSlash(p)), p)

@@ -236,7 +236,6 @@ func TestLoadUnsupportedCapabilities(t *testing.T) {
 	})
 	pkg := mustLoad(t, root)
 	for _, want := range []string{
-		"declares mcpServers: not supported, ignored",
 		"skipped agents path a.md: it does not exist",
 		"declares apps: not supported, ignored",
 		"declares lspServers: not supported, ignored",
@@ -251,6 +250,9 @@ func TestLoadUnsupportedCapabilities(t *testing.T) {
 	}
 	if len(pkg.Hooks) != 1 || !slices.Equal(pkg.Hooks[0].Argv, []string{"echo", "start"}) {
 		t.Errorf("hooks = %+v, want only the SessionStart command", pkg.Hooks)
+	}
+	if len(pkg.MCPServers) != 1 || pkg.MCPServers[0].Name != "x" || hasDiagnostic(pkg, "declares mcpServers") {
+		t.Errorf("MCP servers = %+v, diagnostics %q: want server x, declared and not reported as unsupported", pkg.MCPServers, pkg.Diagnostics)
 	}
 }
 
@@ -427,10 +429,10 @@ func TestLoadReportsConventionFoldersOnlyWithWhatClaudeCodeLoads(t *testing.T) {
 	if hasDiagnostic(pkg, "declares commands") || hasDiagnostic(pkg, "commands path") {
 		t.Errorf("Gemini .toml commands reported as Claude commands: %q", pkg.Diagnostics)
 	}
-	for _, want := range []string{"skipped agent agents/helper.md: its front matter has no description",
-		"declares mcpServers: not supported, ignored (2 MCP servers, .mcp.json: db, web)"} {
-		if !hasDiagnostic(pkg, want) {
-			t.Errorf("missing %q in %q", want, pkg.Diagnostics)
-		}
+	if want := "skipped agent agents/helper.md: its front matter has no description"; !hasDiagnostic(pkg, want) {
+		t.Errorf("missing %q in %q", want, pkg.Diagnostics)
+	}
+	if len(pkg.MCPServers) != 2 || pkg.MCPServers[0].Type != MCPStdio || pkg.MCPServers[1].Type != MCPHTTP {
+		t.Errorf(".mcp.json servers = %+v, want db (stdio) and web (http)", pkg.MCPServers)
 	}
 }

@@ -32,8 +32,9 @@ const (
 // default and manifest hooks added; v3: PreToolUse, PostToolUse, Stop,
 // SessionEnd and PreCompact hooks run; v4: slash commands read; v5:
 // PostToolUseFailure, PermissionRequest, Notification and
-// UserPromptExpansion hooks run, agents read and SubagentStop hooks run).
-// Stored packages validated under an older version are validated again at start;
+// UserPromptExpansion hooks run, agents read, SubagentStop hooks and MCP
+// servers run). Stored packages validated under an older version are
+// validated again at start;
 // an enabled extension whose runnable hooks changed goes back to review.
 const RulesVersion = 5
 
@@ -82,6 +83,8 @@ type Package struct {
 	UserConfig  []Option       // values the plugin asks the user for, manifest order
 	Commands    []Command      `json:",omitempty"` // slash commands, commands/ first, then the manifest's paths
 	Agents      []Agent        `json:",omitempty"` // subagent types, agents/ first, then the manifest's paths
+	// MCPServers are its MCP servers: .mcp.json first, then the manifest's.
+	MCPServers []MCPServer `json:",omitempty"`
 }
 
 // Load validates the package extracted at root. Errors name the file and
@@ -124,6 +127,7 @@ func (l *loader) load(path string, fields map[string]json.RawMessage) error {
 	}
 	l.reportNotRun(fields)
 	l.loadUserConfig(fields["userConfig"])
+	l.loadMCPServers(path, fields)
 	if err := l.loadSkills(path, l.lenient("skills", fields)); err != nil {
 		return err
 	}

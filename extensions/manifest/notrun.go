@@ -20,7 +20,6 @@ type notRun struct {
 }
 
 var notRunCapabilities = []notRun{
-	{"mcpServers", ".mcp.json", "MCP server", jsonKeys("mcpServers")},
 	{"lspServers", ".lsp.json", "LSP server", jsonKeys("")},
 	{"outputStyles", "output-styles", "output style", markdownFiles},
 	{"apps", "", "app", nil},

@@ -114,3 +114,56 @@ func DiffHooks(old, updated []Hook) HookDiff {
 }
 
 func groupKey(h Hook) string { return h.Event + "\x00" + normaliseMatcher(h.Matcher) }
+
+// mcpHashVersion starts the MCP servers' part of a trust hash.
+const mcpHashVersion = "agentdesk-mcp-v1"
+
+// TrustHash is the trust hash of everything an extension runs: its hooks
+// and its MCP servers. Without servers it is HooksHash, so what users
+// trusted before servers ran stays trusted. Each server adds its name,
+// type, argv, cwd, env and headers (names and values as written, so a
+// changed ${VAR} needs trust again), URL, OAuth, the user environment
+// variables it reads, and whether it is inactive.
+func TrustHash(hooks []Hook, servers []MCPServer) string {
+	if len(servers) == 0 {
+		return HooksHash(hooks)
+	}
+	h := sha256.New()
+	h.Write(appendString(nil, hooksHashVersion))
+	for _, hook := range hooks {
+		h.Write(encodeHook(hook))
+	}
+	h.Write(appendString(nil, mcpHashVersion))
+	for _, s := range servers {
+		h.Write(encodeMCPServer(s))
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+func encodeMCPServer(s MCPServer) []byte {
+	b := appendString(nil, s.Name)
+	b = appendString(b, s.Type)
+	b = appendStrings(b, s.Argv())
+	b = appendString(b, s.Cwd)
+	b = appendPairs(b, s.Env)
+	b = appendString(b, s.URL)
+	b = appendPairs(b, s.Headers)
+	b = appendStrings(b, s.UserEnv)
+	return append(b, flag(s.OAuth), flag(s.Inactive != ""))
+}
+
+func appendStrings(b []byte, list []string) []byte {
+	b = binary.AppendUvarint(b, uint64(len(list)))
+	for _, s := range list {
+		b = appendString(b, s)
+	}
+	return b
+}
+
+func appendPairs(b []byte, list []NameValue) []byte {
+	b = binary.AppendUvarint(b, uint64(len(list)))
+	for _, nv := range list {
+		b = appendString(appendString(b, nv.Name), nv.Value)
+	}
+	return b
+}

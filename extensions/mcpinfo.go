@@ -1,0 +1,165 @@
+package extensions
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"strings"
+
+	"github.com/agentdesk/agentdesk/extensions/manifest"
+)
+
+// MCPServer is one declared MCP server as the pane, the trust prompt and
+// `ext show --json` present it. What it runs or reaches is shown with its
+// variables unexpanded; Env and Headers are names only (values may be
+// secrets), UserEnv the variables of the user's environment it reads.
+type MCPServer struct {
+	Name     string   `json:"name"`
+	Type     string   `json:"type"`
+	Source   string   `json:"source"`
+	Argv     []string `json:"argv,omitempty"`
+	Cwd      string   `json:"cwd,omitempty"`
+	URL      string   `json:"url,omitempty"`
+	Env      []string `json:"env,omitempty"`
+	Headers  []string `json:"headers,omitempty"`
+	UserEnv  []string `json:"user_env,omitempty"`
+	OAuth    bool     `json:"oauth,omitempty"`
+	SignedIn bool     `json:"signed_in,omitempty"` // an OAuth sign-in is kept for it
+	Inactive string   `json:"inactive,omitempty"`
+	// State: not_started, starting, ready, failed, needs_sign_in or
+	// inactive; Tools are the tool names of a ready server.
+	State  string   `json:"state"`
+	Tools  []string `json:"tools,omitempty"`
+	Error  string   `json:"error,omitempty"`
+	Stderr string   `json:"stderr,omitempty"`
+	Pid    int      `json:"pid,omitempty"`
+}
+
+// Target is what the server runs (argv) or reaches (URL), for one line.
+func (s MCPServer) Target() string {
+	if s.Type == manifest.MCPStdio {
+		return Hook{Argv: s.Argv}.ArgvText()
+	}
+	if s.URL == "" {
+		return s.Type + " (no URL)"
+	}
+	return s.Type + " " + s.URL
+}
+
+// EnvText lists the environment names it receives and the user variables
+// it reads, for the trust prompt.
+func (s MCPServer) EnvText() string {
+	var parts []string
+	if len(s.Env) > 0 {
+		parts = append(parts, "env "+strings.Join(s.Env, ", "))
+	}
+	if len(s.Headers) > 0 {
+		parts = append(parts, "headers "+strings.Join(s.Headers, ", "))
+	}
+	if len(s.UserEnv) > 0 {
+		parts = append(parts, "reads "+strings.Join(s.UserEnv, ", ")+" from your environment")
+	}
+	if s.OAuth {
+		parts = append(parts, "OAuth sign-in")
+	}
+	return strings.Join(parts, "; ")
+}
+
+// StateText is the state for people: "ready, 3 tools".
+func (s MCPServer) StateText() string {
+	switch s.State {
+	case MCPReady:
+		return "ready, " + strconv.Itoa(len(s.Tools)) + " tools"
+	case MCPNotStarted:
+		return "not started (starts with the first prompt)"
+	case MCPNeedsSignIn:
+		return "needs sign-in"
+	case MCPInactive:
+		return "will not start: " + s.Inactive
+	case MCPFailed:
+		return "failed: " + s.Error
+	}
+	return strings.ReplaceAll(s.State, "_", " ")
+}
+
+func mcpServerInfo(s manifest.MCPServer) MCPServer {
+	out := MCPServer{Name: s.Name, Type: s.Type, Source: s.Source, Argv: s.Argv(), Cwd: s.Cwd, URL: s.URL,
+		UserEnv: s.UserEnv, OAuth: s.OAuth, Inactive: s.Inactive, State: MCPNotStarted}
+	for _, nv := range s.Env {
+		out.Env = append(out.Env, nv.Name)
+	}
+	for _, nv := range s.Headers {
+		out.Headers = append(out.Headers, nv.Name)
+	}
+	if s.Inactive != "" {
+		out.State = MCPInactive
+	}
+	return out
+}
+
+// mcpRunner is what the Manager asks about running servers: the
+// Dispatcher.
+type mcpRunner interface {
+	mcpStatus(id string) map[string]MCPStatus
+	RestartMCP(id, server string)
+	SignInMCP(ctx context.Context, id, server string) error
+	SignOutMCP(ctx context.Context, id, server string) error
+}
+
+func (m *Manager) setMCP(r mcpRunner) {
+	m.mu.Lock()
+	m.mcp = r
+	m.mu.Unlock()
+}
+
+func (m *Manager) mcpRunner() mcpRunner {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.mcp
+}
+
+// addMCPState fills in what each server is doing now.
+func (m *Manager) addMCPState(info *Info) {
+	r := m.mcpRunner()
+	if r == nil {
+		return
+	}
+	states := r.mcpStatus(info.ID)
+	for i, s := range info.MCPServers {
+		info.MCPServers[i].SignedIn = s.Type != manifest.MCPStdio && m.mcpCredentials(info.ID, s.Name) != nil
+		st, ok := states[s.Name]
+		if !ok || s.State == MCPInactive {
+			continue
+		}
+		info.MCPServers[i].State, info.MCPServers[i].Tools, info.MCPServers[i].Error = st.State, st.Tools, st.Error
+		info.MCPServers[i].Stderr, info.MCPServers[i].Pid = st.Stderr, st.Pid
+	}
+}
+
+// ErrNoMCPRunner: nothing runs MCP servers in this process.
+var ErrNoMCPRunner = errors.New("MCP servers do not run here")
+
+// SignInMCP signs in to a remote MCP server (the card's Sign in): the
+// system browser opens; the credentials go to the OS keyring.
+func (m *Manager) SignInMCP(ctx context.Context, id, server string) error {
+	if r := m.mcpRunner(); r != nil {
+		return r.SignInMCP(ctx, id, server)
+	}
+	return ErrNoMCPRunner
+}
+
+// SignOutMCP forgets a remote MCP server's sign-in.
+func (m *Manager) SignOutMCP(ctx context.Context, id, server string) error {
+	if r := m.mcpRunner(); r != nil {
+		return r.SignOutMCP(ctx, id, server)
+	}
+	return m.secrets.Delete(credentialsAccount(id, server))
+}
+
+// RestartMCP stops an extension's MCP server so the next prompt starts it
+// again (the card's Restart button).
+func (m *Manager) RestartMCP(_ context.Context, id, server string) {
+	if r := m.mcpRunner(); r != nil {
+		r.RestartMCP(id, server)
+	}
+}

@@ -1,0 +1,136 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/agentdesk/agentdesk/extensions"
+)
+
+// mcpSection lists a card's MCP servers, one row each: name, state (not
+// started, starting, ready with its tool count, failed, needs sign-in)
+// and, for a server that ran or failed, Restart. Tools and the stderr
+// tail are in the details.
+func (p *extensionsPane) mcpSection(info extensions.Info, st *cardState) fyne.CanvasObject {
+	if len(info.MCPServers) == 0 {
+		return nil
+	}
+	box := container.NewVBox(widget.NewLabelWithStyle("MCP servers", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
+	for _, sv := range info.MCPServers {
+		state := &widget.Label{Text: sv.Name + " — " + sv.StateText(), Wrapping: fyne.TextWrapWord}
+		switch sv.State {
+		case extensions.MCPFailed, extensions.MCPInactive:
+			state.Importance = widget.DangerImportance
+		case extensions.MCPNeedsSignIn:
+			state.Importance = widget.WarningImportance
+		}
+		buttons := container.NewHBox()
+		actions := []fyne.CanvasObject{p.restartButton(info.ID, sv, st)}
+		if info.Status == extensions.StatusEnabled {
+			actions = append([]fyne.CanvasObject{p.signInButton(info.ID, sv, st)}, actions...)
+		}
+		for _, b := range actions {
+			if b != nil {
+				buttons.Add(b)
+			}
+		}
+		box.Add(container.NewBorder(nil, nil, nil, buttons, state))
+	}
+	return box
+}
+
+// restartButton stops the server so the next prompt starts it afresh;
+// nil for a server that never started or cannot.
+func (p *extensionsPane) restartButton(id string, sv extensions.MCPServer, st *cardState) fyne.CanvasObject {
+	if sv.State != extensions.MCPFailed && sv.State != extensions.MCPReady {
+		return nil
+	}
+	b := &widget.Button{Text: "Restart", Icon: theme.ViewRefreshIcon(), Importance: widget.LowImportance, OnTapped: func() {
+		p.run(id, func(ctx context.Context) (string, error) {
+			p.u.d.Extensions.RestartMCP(ctx, id, sv.Name)
+			return fmt.Sprintf("MCP server %s stopped; it starts again with the next prompt.", sv.Name), nil
+		})
+	}}
+	if st.busy {
+		b.Disable()
+	}
+	return b
+}
+
+// signInButton offers Sign in for a remote server that needs it (the
+// system browser opens; the pane stays usable while it waits) and Sign
+// out for one with a kept sign-in; nil otherwise.
+func (p *extensionsPane) signInButton(id string, sv extensions.MCPServer, st *cardState) fyne.CanvasObject {
+	var b *widget.Button
+	switch {
+	case sv.SignedIn:
+		b = &widget.Button{Text: "Sign out", Importance: widget.LowImportance, OnTapped: func() {
+			p.run(id, func(ctx context.Context) (string, error) {
+				return fmt.Sprintf("Signed out of %s; its tools leave the next prompt.", sv.Name), p.u.d.Extensions.SignOutMCP(ctx, id, sv.Name)
+			})
+		}}
+	case sv.State == extensions.MCPNeedsSignIn || sv.OAuth && sv.State == extensions.MCPNotStarted:
+		b = &widget.Button{Text: "Sign in", Icon: theme.LoginIcon(), Importance: widget.HighImportance, OnTapped: func() {
+			p.run(id, func(ctx context.Context) (string, error) {
+				return fmt.Sprintf("Signed in to %s; its tools join the next prompt.", sv.Name), p.u.d.Extensions.SignInMCP(ctx, id, sv.Name)
+			})
+		}}
+	default:
+		return nil
+	}
+	if st.busy {
+		b.Disable()
+	}
+	return b
+}
+
+// mcpLines are the details of each server: what it runs or reaches, its
+// environment names, tools, and the last of its stderr.
+func mcpLines(servers []extensions.MCPServer) []string {
+	var out []string
+	for _, sv := range servers {
+		line := fmt.Sprintf("%s (%s, from %s)\n    %s", sv.Name, sv.Type, sv.Source, sv.Target())
+		if env := sv.EnvText(); env != "" {
+			line += "\n    " + env
+		}
+		line += "\n    " + sv.StateText()
+		if len(sv.Tools) > 0 {
+			line += "\n    tools: " + strings.Join(sv.Tools, ", ")
+		}
+		if tail := strings.TrimSpace(sv.Stderr); tail != "" {
+			line += "\n    stderr: " + strings.ReplaceAll(lastLines(tail, 8), "\n", "\n      ")
+		}
+		out = append(out, line)
+	}
+	return out
+}
+
+// trustServerLines are the MCP servers the trust dialog shows.
+func trustServerLines(servers []extensions.MCPServer) []string {
+	var out []string
+	for _, sv := range servers {
+		line := sv.Name + "  (" + sv.Type + ")\n    " + sv.Target()
+		if env := sv.EnvText(); env != "" {
+			line += "\n    " + env
+		}
+		if sv.Inactive != "" {
+			line += "\n    will not start: " + sv.Inactive
+		}
+		out = append(out, line)
+	}
+	return out
+}
+
+func lastLines(s string, n int) string {
+	lines := strings.Split(s, "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}

@@ -1,0 +1,84 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/agentdesk/agentdesk/agent/lifecycle"
+	"github.com/agentdesk/agentdesk/extensions"
+	"github.com/agentdesk/agentdesk/extensions/gittest"
+	"github.com/agentdesk/agentdesk/extensions/mcp/mcptest"
+)
+
+// A server that exits at once: the trust dialog lists it, the card shows
+// it failed with its stderr and offers Restart; the pane never waits for
+// it.
+func TestPaneShowsMCPServers(t *testing.T) {
+	r := gittest.NewRepo(t)
+	r.Commit(t, "main", "v1", map[string]gittest.File{
+		".claude-plugin/plugin.json": {Body: `{"name":"srv","version":"0.1.0"}`},
+		".mcp.json":                  {Body: `{"mcpServers":{"quitter":{"command":"${CLAUDE_PLUGIN_ROOT}/quit.sh","env":{"TOKEN":"${SRV_TOKEN}"}}}}`},
+		"quit.sh":                    {Body: "#!/bin/sh\necho 'quitter: no config found' >&2\nexit 1\n", Mode: 0o755},
+	})
+	r.SetHEAD(t, "main")
+	p := newPaneEnv(t, map[string]*gittest.Repo{"srv": r}, nil)
+	p.install(p.server.URL + "/srv.git")
+	p.waitText("quitter — not started (starts with the first prompt)")
+	p.tap("Review and enable")
+	p.waitText("Enable srv?")
+	dlg := allText(topOverlay(p.win))
+	for _, want := range []string{"MCP servers that start with a session's first prompt", "quitter  (stdio)", "${CLAUDE_PLUGIN_ROOT}/quit.sh",
+		"env TOKEN; reads SRV_TOKEN from your environment"} {
+		if !strings.Contains(dlg, want) {
+			t.Errorf("trust dialog lacks %q:\n%s", want, dlg)
+		}
+	}
+	if strings.Contains(dlg, "Commands that will run") {
+		t.Errorf("a plugin without hooks shows a commands section:\n%s", dlg)
+	}
+	p.tap("Enable")
+	p.waitText("its 1 MCP servers start with it")
+
+	set := p.disp.Tools(t.Context(), lifecycle.ToolsEvent{SessionID: "s", ProjectDir: p.project})
+	if len(set.Tools) != 0 || len(set.Notices) != 1 || !strings.Contains(set.Notices[0].Text, "srv › quitter is unavailable") {
+		t.Fatalf("tool set of a failed server: %+v", set)
+	}
+	p.pane.reload()
+	p.waitText("quitter — failed: ")
+	if !strings.Contains(p.text(), "▾ Details") {
+		p.tap("▸ Details")
+	}
+	p.waitText("quitter: no config found") // the stderr tail, in the details
+	p.tap("Restart")
+	p.waitText("quitter stopped; it starts again with the next prompt")
+	p.waitText("quitter — not started")
+}
+
+// Sign in from the card: the browser (here the fixture's, following the
+// redirect) is opened off the UI goroutine; the card then offers Sign out.
+func TestPaneSignsInToAnMCPServer(t *testing.T) {
+	o := mcptest.NewOAuthServer(t)
+	r := gittest.NewRepo(t)
+	r.Commit(t, "main", "v1", map[string]gittest.File{
+		".claude-plugin/plugin.json": {Body: `{"name":"wiki","version":"1.0.0"}`},
+		".mcp.json":                  {Body: `{"mcpServers":{"api":{"type":"http","url":"` + o.MCPURL + `","oauth":{}}}}`},
+	})
+	r.SetHEAD(t, "main")
+	p := newPaneEnv(t, map[string]*gittest.Repo{"wiki": r}, nil)
+	disp := extensions.NewDispatcher(p.exts, extensions.DispatcherConfig{MCPHTTPClient: o.Client(), OpenBrowser: o.Browser})
+	t.Cleanup(disp.Close)
+	p.install(p.server.URL + "/wiki.git")
+	p.waitText("Review and enable")
+	p.tap("Review and enable")
+	p.waitText("Enable wiki?")
+	p.tap("Enable")
+	p.waitText("its 1 MCP servers start with it")
+	p.tap("Sign in")
+	p.waitText("Signed in to api; its tools join the next prompt.")
+	p.waitText("Sign out")
+	if set := disp.Tools(t.Context(), lifecycle.ToolsEvent{SessionID: "s", ProjectDir: p.project}); len(set.Tools) == 0 {
+		t.Fatalf("no tools after signing in: %+v", set)
+	}
+	p.tap("Sign out")
+	p.waitText("Signed out of api")
+}
