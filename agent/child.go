@@ -35,7 +35,7 @@ type childDef struct {
 	// skills narrows the skills catalog to these names; nil keeps all of
 	// it, empty drops it.
 	skills []string
-	only   map[string]bool // built-in tools it may call; nil: all
+	only   map[string]bool // tools it may call (see childTools); nil: all
 	model  string          // "" : the parent's
 	turns  int             // model calls; 0: MaxChildTurns
 	round  int             // Ralph's round, for SubagentStart

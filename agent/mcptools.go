@@ -21,7 +21,7 @@ const MaxMCPToolBytes = 96 << 10
 // mcpTools asks the ToolSource for this turn's MCP tools (starting
 // servers on a session's first prompt) and wraps them as tools of the
 // loop, within MaxMCPToolBytes. A child thread with an allowlist gets
-// only the MCP tools it names.
+// only the MCP tools it grants.
 func (s *Session) mcpTools(ctx context.Context, th *thread) []tools.Tool {
 	if s.a.cfg.MCP == nil {
 		return nil
@@ -37,12 +37,12 @@ func (s *Session) mcpTools(ctx context.Context, th *thread) []tools.Tool {
 }
 
 // fitMCPTools wraps the descriptors a thread may use (all, or those its
-// allowlist names) in order while their names, descriptions and schemas
+// allowlist grants: see mcpAllowed) in order while their names, descriptions and schemas
 // fit in limit bytes, and names the ones left out.
 func fitMCPTools(descs []lifecycle.ToolDescriptor, only map[string]bool, limit int) (fit []tools.Tool, left []string) {
 	used := 0
 	for _, d := range descs {
-		if only != nil && !only[d.Name] {
+		if !mcpAllowed(only, d.Name) {
 			continue
 		}
 		size := len(d.Name) + len(d.Description) + len(d.Schema)

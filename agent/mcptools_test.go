@@ -29,8 +29,37 @@ func TestMCPToolsFitTheirBudgetAndAllowlist(t *testing.T) {
 	if !slices.Equal(names, []string{"a", "c"}) || !slices.Equal(left, []string{"big"}) {
 		t.Fatalf("fit %q, left %q", names, left)
 	}
-	if fit, _ := fitMCPTools(descs, map[string]bool{"c": true}, 1<<20); len(fit) != 1 || fit[0].Spec().Name != "c" {
-		t.Fatalf("allowlist not applied: %d tools", len(fit))
+}
+
+func TestMCPToolsFollowAChildsAllowlist(t *testing.T) {
+	const srv = "mcp__plugin_fx_db"
+	descs := []lifecycle.ToolDescriptor{descriptor(srv+"__query", 10, true), descriptor(srv+"__drop", 10, false),
+		descriptor("mcp__plugin_fx_web__fetch", 10, true)}
+	tests := []struct {
+		name        string
+		allow, deny []string
+		want        []string
+	}{
+		{name: "no list: all, as in Claude Code", want: []string{srv + "__query", srv + "__drop", "mcp__plugin_fx_web__fetch"}},
+		{name: "built-ins only: none", allow: []string{"Read", "Grep"}},
+		{name: "one tool by name", allow: []string{"Read", srv + "__query"}, want: []string{srv + "__query"}},
+		{name: "a server's prefix", allow: []string{srv}, want: []string{srv + "__query", srv + "__drop"}},
+		{name: "a prefix is no substring match", allow: []string{"mcp__plugin_fx_d"}},
+		{name: "disallowed wins", allow: []string{srv}, deny: []string{srv + "__drop"}, want: []string{srv + "__query"}},
+		{name: "disallowed from everything", deny: []string{"mcp__plugin_fx_web"}, want: []string{srv + "__query", srv + "__drop"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			only, unavailable, _ := childTools(tc.allow, tc.deny)
+			fit, _ := fitMCPTools(descs, only, 1<<20)
+			var names []string
+			for _, tl := range fit {
+				names = append(names, tl.Spec().Name)
+			}
+			if !slices.Equal(names, tc.want) || len(unavailable) != 0 {
+				t.Errorf("tools %q (unavailable %q), want %q", names, unavailable, tc.want)
+			}
+		})
 	}
 }
 

@@ -55,8 +55,8 @@ type thread struct {
 	session string
 	entries []Entry
 	start   int64
-	// only narrows the built-in tools to these names (a child agent's
-	// allowlist); nil: all of them.
+	// only narrows the built-in and MCP tools to what a child agent's
+	// allowlist grants (see childTools); nil: all of them.
 	only map[string]bool
 	// A child's: its agent_type for hooks, the model it runs on ("" is
 	// the session's) and its bound on model calls (0: maxStepsPerTurn).

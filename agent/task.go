@@ -54,10 +54,13 @@ var claudeToolNames = map[string][]string{
 }
 
 // childTools maps an agent's allowlist (Claude Code's names, or ours) to
-// the built-ins a child may call. No list means every built-in. What
-// cannot be mapped is returned, never silently widened into something
-// else; a pattern such as Bash(git diff:*) grants the tool, whose calls
-// still go through approval, and is noted.
+// the tools a child may call. No list means every built-in and every MCP
+// tool, as in Claude Code. What cannot be mapped is returned, never
+// silently widened into something else; a pattern such as Bash(git
+// diff:*) grants the tool, whose calls still go through approval, and is
+// noted. MCP tools are named as Claude Code names them: a whole name
+// (mcp__plugin_x_srv__search) or a server's prefix (mcp__plugin_x_srv)
+// for all its tools; a disallowed one is kept as false.
 func childTools(allow, deny []string) (only map[string]bool, unavailable, notes []string) {
 	only = map[string]bool{}
 	if allow == nil || slices.Contains(allow, "*") {
@@ -66,6 +69,7 @@ func childTools(allow, deny []string) (only map[string]bool, unavailable, notes 
 				only[n] = true
 			}
 		}
+		only[allMCPTools] = true
 	}
 	for _, raw := range allow {
 		name, pattern, _ := strings.Cut(raw, "(")
@@ -73,6 +77,8 @@ func childTools(allow, deny []string) (only map[string]bool, unavailable, notes 
 		mapped := mapTool(name)
 		switch {
 		case name == "*":
+		case isMCPName(name):
+			only[name] = true
 		case mapped == nil:
 			unavailable = append(unavailable, raw)
 		default:
@@ -86,11 +92,41 @@ func childTools(allow, deny []string) (only map[string]bool, unavailable, notes 
 	}
 	for _, raw := range deny {
 		name, _, _ := strings.Cut(raw, "(")
-		for _, n := range mapTool(strings.TrimSpace(name)) {
+		name = strings.TrimSpace(name)
+		if isMCPName(name) {
+			only[name] = false
+		}
+		for _, n := range mapTool(name) {
 			delete(only, n)
 		}
 	}
 	return only, unavailable, notes
+}
+
+// allMCPTools in an allowlist grants every MCP tool.
+const allMCPTools = "mcp__*"
+
+// isMCPName reports whether an allowlist entry names MCP tools.
+func isMCPName(name string) bool { return strings.HasPrefix(name, "mcp__") && name != allMCPTools }
+
+// mcpAllowed reports whether an allowlist (nil: everything) lets a thread
+// call the MCP tool name: not disallowed, and granted by name, by its
+// server's prefix, or by allMCPTools.
+func mcpAllowed(only map[string]bool, name string) bool {
+	if only == nil {
+		return true
+	}
+	granted := only[allMCPTools]
+	for entry, ok := range only {
+		if !isMCPName(entry) || (entry != name && !strings.HasPrefix(name, entry+"__")) {
+			continue
+		}
+		if !ok {
+			return false
+		}
+		granted = true
+	}
+	return granted
 }
 
 // mapTool resolves one tool name, Claude Code's or ours.

@@ -27,14 +27,17 @@ func TestChildToolsMapsClaudeNames(t *testing.T) {
 		{name: "our own names", allow: []string{"read_file", "run_command"}, want: []string{"read_file", "run_command"}},
 		{name: "a pattern grants the tool, noted", allow: []string{"Bash(git diff:*)", "Read"}, want: []string{"read_file", "run_command"}, notes: 1},
 		{name: "disallowed removes", deny: []string{"Write", "Edit", "Bash"}, want: []string{"glob", "grep", "list_dir", "read_file"}},
-		{name: "task and MCP are never given", allow: []string{"Task", "Agent", "mcp__github__search"}, unavailable: []string{"Task", "Agent", "mcp__github__search"}},
+		{name: "task is never given", allow: []string{"Task", "Agent"}, unavailable: []string{"Task", "Agent"}},
+		{name: "MCP tools pass through to the MCP list", allow: []string{"Read", "mcp__github__search"}, want: []string{"mcp__github__search", "read_file"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			only, unavailable, notes := childTools(tc.allow, tc.deny)
 			var got []string
-			for n := range only {
-				got = append(got, n)
+			for n, ok := range only {
+				if ok && n != allMCPTools {
+					got = append(got, n)
+				}
 			}
 			slices.Sort(got)
 			if !slices.Equal(got, tc.want) || !slices.Equal(unavailable, tc.unavailable) || len(notes) != tc.notes {

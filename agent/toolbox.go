@@ -15,7 +15,7 @@ import (
 // request prefix never changes mid-turn.
 type toolbox struct {
 	set   *tools.Set
-	only  map[string]bool // built-in names this thread may use; nil: all
+	only  map[string]bool // tools this thread may use (see childTools); nil: all
 	extra []tools.Tool
 }
 

@@ -68,7 +68,7 @@ func withMCP(t *testing.T, l *loopEnv, answer agent.Decision) *mcpEnv {
 	e := &mcpEnv{loopEnv: l, approver: &recordingApprover{answer: answer}}
 	l.disp = NewDispatcher(l.m, DispatcherConfig{HookPATH: func() string { return testPATH }})
 	t.Cleanup(l.disp.Close)
-	l.agent = agent.New(agent.Config{DB: l.db, Lifecycle: l.disp, Skills: l.disp, MCP: l.disp, Approver: e.approver,
+	l.agent = agent.New(agent.Config{DB: l.db, Lifecycle: l.disp, Skills: l.disp, MCP: l.disp, Agents: l.disp, Approver: e.approver,
 		Policy: func() agent.Policy { return agent.PolicyAsk }, HomeDir: filepath.Join(l.home, "home"), TranscriptDir: t.TempDir(),
 		Provider: func() (llm.Provider, llm.Config, error) {
 			cfg := l.model.Config()
@@ -185,6 +185,44 @@ func TestMCPToolCallThroughTheLoop(t *testing.T) {
 	}
 	if srv := e.server("fix"); srv.State != MCPReady || !slices.Contains(srv.Tools, "echo") || srv.Pid == 0 {
 		t.Errorf("card state %+v", srv)
+	}
+}
+
+// A plugin agent gets the MCP tools its tools list names, and only those;
+// its calls are approved like the parent's, named with its agent type.
+func TestMCPToolsReachAPluginAgentThatNamesThem(t *testing.T) {
+	files := mcpPlugin(t)
+	files["agents/dbreader.md"] = gittest.File{Body: "---\nname: dbreader\ndescription: Reads through the fixture server\ntools: Read, " + echoTool + "\n---\nDBREADER BODY\n"}
+	files["agents/plain.md"] = gittest.File{Body: "---\nname: plain\ndescription: Reads files only\ntools: [Read]\n---\nPLAIN BODY\n"}
+	t.Setenv("MY_GREETING", "hi")
+	e := withMCP(t, newLoopEnv(t, map[string]*gittest.Repo{"mcpfix": repo(t, files)}, "mcpfix"), agent.AllowOnce)
+	s := e.session()
+	e.model.Push(
+		llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "task", Args: `{"subagent_type":"dbreader","description":"echo","prompt":"echo hi"}`}}},
+		llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: echoTool, Args: `{"text":"from the child"}`}}},
+		llmtest.Reply{Text: "CHILD DONE"},
+		llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "task", Args: `{"subagent_type":"plain","description":"look","prompt":"look"}`}}},
+		llmtest.Reply{Text: "PLAIN DONE"},
+		llmtest.Reply{Text: "all done"},
+	)
+	e.send(s, "delegate")
+	reqs := e.model.Requests()
+	if len(reqs) != 6 {
+		t.Fatalf("%d requests, want 6", len(reqs))
+	}
+	if child := reqs[1]; !slices.Contains(child.Tools, echoTool) || slices.Contains(child.Tools, envTool) ||
+		!slices.Contains(child.Tools, "read_file") || slices.Contains(child.Tools, "task") {
+		t.Errorf("dbreader's tools %q, want read_file and the echo tool only", child.Tools)
+	}
+	if got := toolResult(reqs[2]); !strings.HasPrefix(got, "from the child") {
+		t.Errorf("the child's echo result %q", got)
+	}
+	if plain := reqs[4]; slices.ContainsFunc(plain.Tools, func(n string) bool { return strings.HasPrefix(n, "mcp__") }) {
+		t.Errorf("plain's tools %q: no MCP tool was named", plain.Tools)
+	}
+	asked := e.approver.asked()
+	if len(asked) != 1 || asked[0].Tool != echoTool || asked[0].Agent != "mcpfix:dbreader" {
+		t.Errorf("approval requests %+v, want the child's echo call", asked)
 	}
 }
 
