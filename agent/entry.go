@@ -65,6 +65,14 @@ type Host struct {
 func (h Host) ForDisplay() Host {
 	s := safetext.Strip
 	h.Label, h.Text, h.Source, h.Event, h.Status = s(h.Label), s(h.Text), s(h.Source), s(h.Event), s(h.Status)
+	h.Agent, h.Color = s(h.Agent), s(h.Color) // a plugin agent's name and colour
+	if h.Notes != nil {
+		notes := make([]string, len(h.Notes))
+		for i, n := range h.Notes {
+			notes[i] = s(n)
+		}
+		h.Notes = notes
+	}
 	return h
 }
 

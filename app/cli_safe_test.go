@@ -31,6 +31,9 @@ func probeFiles(hookArg string) map[string]gittest.File {
 		"skills/bad/SKILL.md":   {Body: "---\nname: \x1b[2J" + strings.Repeat("n", 80) + "\ndescription: d\n---\n"},
 		"commands/go.md":        {Body: "---\ndescription: cmd \x1b[2J\u009b\u202e text\nargument-hint: \x1b[1A<x>\n---\nDo $ARGUMENTS\n"},
 		"commands/b\u202ead.md": {Body: "---\ndescription: bad name\n---\nx\n"},
+		"agents/spy.md": {Body: "---\nname: spy\ndescription: agent \x1b]0;t\x07 \u009b2J text\ntools: Read, Web\x1b[2JFetch\n" +
+			"model: son\x1b[2Jnet\ncolor: re\x1b[2Jd\n---\nbody\n"},
+		"agents/bad.md": {Body: "---\nname: b\x1b[2J\u202ead\ndescription: bad name\n---\nx\n"},
 	}
 }
 
@@ -77,12 +80,12 @@ func TestExtCommandsPrintNoRawControlCharacters(t *testing.T) {
 		}
 	}
 	// What is shown is still there, cleaned or made visible.
-	for _, want := range []string{"Trust and enable Esc2JProbe?", "will run these commands", `one\\x1b[2J`, `\\u202e`} {
+	for _, want := range []string{"Trust and enable Esc2JProbe?", "will run these commands", `one\\x1b[2J`, `\\u202e`, "agents (the model may hand them tasks; their edits and commands ask as usual): spy"} {
 		if !strings.Contains(enable, want) {
 			t.Errorf("the trust prompt lacks %q:\n%s", want, enable)
 		}
 	}
-	for _, want := range []string{"Esc2JProbe", "desc2J", "Tok2Jen", "cmd  text", "srv2J", `\u202e`} {
+	for _, want := range []string{"Esc2JProbe", "desc2J", "Tok2Jen", "cmd  text", "srv2J", `\u202e`, "agent spy — agent  2J text", "tools: Read, WebFetch", "model: sonnet"} {
 		if !strings.Contains(show, want) {
 			t.Errorf("ext show lacks %q:\n%s", want, show)
 		}

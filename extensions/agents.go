@@ -14,8 +14,8 @@ var _ lifecycle.AgentSource = (*Dispatcher)(nil)
 func agentsOf(pkg *manifest.Package) []Agent {
 	out := []Agent{}
 	for _, a := range pkg.Agents {
-		out = append(out, Agent{Name: a.Name, Path: a.Path, Description: safetext.Strip(a.Description), Tools: stripAll(a.Tools),
-			Model: safetext.Strip(a.Model), MaxTurns: a.MaxTurns, Color: safetext.Strip(a.Color)})
+		out = append(out, Agent{Name: a.Name, Path: a.Path, Description: a.Description, Tools: a.Tools,
+			Model: a.Model, MaxTurns: a.MaxTurns, Color: a.Color}) // cleaned for display by ForDisplay
 	}
 	return out
 }

@@ -25,6 +25,7 @@ func (i Info) ForDisplay() Info {
 	}
 	i.Skills = skills
 	i.Commands = safeCommands(i.Commands)
+	i.Agents = safeAgents(i.Agents)
 	i.MCPServers = safeServers(i.MCPServers)
 	opts := make([]OptionValue, len(i.Options))
 	for k, o := range i.Options {
@@ -47,6 +48,7 @@ func (t Trust) ForDisplay() Trust {
 	t.Name, t.Reason = safetext.Strip(t.Name), safetext.Strip(t.Reason)
 	t.Hooks, t.NotRun = safeHooks(t.Hooks), safeHooks(t.NotRun)
 	t.Commands = safeCommands(t.Commands)
+	t.Agents = safeAgents(t.Agents)
 	t.MCPServers, t.NotRunServers = safeServers(t.MCPServers), safeServers(t.NotRunServers)
 	return t
 }
@@ -92,6 +94,18 @@ func safeCommands(commands []Command) []Command {
 		c.Name, c.Description, c.ArgumentHint = safetext.Strip(c.Name), safetext.Strip(c.Description), safetext.Strip(c.ArgumentHint)
 		c.AllowedTools = mapStrings(c.AllowedTools, safetext.Strip)
 		out[k] = c
+	}
+	return out
+}
+
+func safeAgents(agents []Agent) []Agent {
+	out := make([]Agent, len(agents))
+	for k, a := range agents {
+		a.Name, a.Description, a.Model, a.Color = safetext.Strip(a.Name), safetext.Strip(a.Description), safetext.Strip(a.Model), safetext.Strip(a.Color)
+		if a.Tools != nil {
+			a.Tools = mapStrings(a.Tools, safetext.Strip)
+		}
+		out[k] = a
 	}
 	return out
 }

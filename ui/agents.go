@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/agentdesk/agentdesk/agent/lifecycle"
+	"github.com/agentdesk/agentdesk/agent/safetext"
 	"github.com/agentdesk/agentdesk/extensions"
 )
 
@@ -35,7 +36,8 @@ func (a *agentsPane) shown() {
 	background(a.u, func(ctx context.Context) (lifecycle.AgentSet, error) {
 		return a.u.d.Agent.Subagents(project), nil
 	}, func(set lifecycle.AgentSet, _ error) {
-		a.list.SetText(agentSetText(set))
+		a.list.SetText(safetext.Strip(agentSetText(set))) // names and descriptions are the packages'
+
 	})
 }
 
