@@ -173,7 +173,9 @@ func (a *Agent) RenameSession(ctx context.Context, id, title string) error {
 
 // DeleteSession also fires SessionEnd (reason "clear") for a chat
 // session, in the background: its hooks' output is ignored and nobody
-// should wait for them.
+// should wait for them. The transcripts of the session and of its
+// children (Ralph rounds, delegated tasks) go after the hooks had their
+// look.
 func (a *Agent) DeleteSession(ctx context.Context, id string) error {
 	ev := lifecycle.SessionEndEvent{SessionID: id, Reason: lifecycle.EndClear}
 	sess, err := a.cfg.DB.Session(ctx, id)
@@ -183,19 +185,27 @@ func (a *Agent) DeleteSession(ctx context.Context, id string) error {
 	if ev.ProjectDir, err = a.projectPath(ctx, sess.ProjectID); err != nil {
 		return err
 	}
-	if err := a.cfg.DB.DeleteSession(ctx, id); err != nil {
+	children, err := a.cfg.DB.DeleteSession(ctx, id)
+	if err != nil {
 		return err
 	}
-	if sess.Kind != storage.KindChat {
-		return nil
-	}
+	var files []string
 	if a.cfg.TranscriptDir != "" {
-		ev.TranscriptPath = TranscriptFile(a.cfg.TranscriptDir, id)
+		for _, sid := range append([]string{id}, children...) {
+			files = append(files, TranscriptFile(a.cfg.TranscriptDir, sid))
+		}
+	}
+	end := func() {}
+	if sess.Kind == storage.KindChat {
+		if len(files) > 0 {
+			ev.TranscriptPath = files[0]
+		}
+		end = func() { a.cfg.Lifecycle.SessionEnd(context.WithoutCancel(ctx), ev) }
 	}
 	go func() {
-		a.cfg.Lifecycle.SessionEnd(context.WithoutCancel(ctx), ev)
-		if ev.TranscriptPath != "" { // the hooks had their look; the session is gone
-			os.Remove(ev.TranscriptPath)
+		end()
+		for _, f := range files {
+			os.Remove(f)
 		}
 	}()
 	return nil

@@ -2,9 +2,11 @@ package agent
 
 import (
 	"context"
+	"os"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agentdesk/agentdesk/agent/lifecycle"
 	"github.com/agentdesk/agentdesk/agent/llm/llmtest"
@@ -179,6 +181,43 @@ func TestSubagentStopBlockContinuesTheChildOnce(t *testing.T) {
 	}
 	if n := e.life.count("SubagentStop:fx:explorer:true"); n != 1 {
 		t.Errorf("SubagentStop with stop_hook_active fired %d times, want 1: %q", n, e.life.Calls())
+	}
+}
+
+// A delegated task's transcript is its own file (agent_transcript_path);
+// deleting the conversation deletes it with the parent's.
+func TestDeletingAConversationRemovesItsChildTranscripts(t *testing.T) {
+	e := agentEnv(t, explorer)
+	e.server.Push(
+		llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "task", Args: `{"subagent_type":"explorer","description":"d","prompt":"p"}`}}},
+		llmtest.Reply{Text: "child answer"},
+		llmtest.Reply{Text: "parent done"},
+	)
+	s := e.newSession()
+	e.send(s, "go")
+	e.life.mu.Lock()
+	child := e.life.subStops[0].AgentTranscript
+	e.life.mu.Unlock()
+	files := []string{s.transcriptPath(), child}
+	for _, f := range files {
+		if _, err := os.Stat(f); f == "" || err != nil {
+			t.Fatalf("transcript %q before the delete: %v", f, err)
+		}
+	}
+	if child == files[0] {
+		t.Fatal("the child wrote into the parent's transcript")
+	}
+	if err := e.agent.DeleteSession(context.Background(), s.ID()); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for _, f := range files {
+		for _, err := os.Stat(f); err == nil; _, err = os.Stat(f) {
+			if time.Now().After(deadline) {
+				t.Fatalf("%s outlived its deleted conversation", f)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
 	}
 }
 

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -166,6 +168,9 @@ func TestSessionsAndMessagesSurviveReopen(t *testing.T) {
 	if _, err := db.CreateSession(ctx, Session{ID: "child", ProjectID: p.ID, ParentID: "new", Kind: KindRalph, Title: "round 1"}); err != nil {
 		t.Fatal(err)
 	}
+	if _, err := db.CreateSession(ctx, Session{ID: "grandchild", ProjectID: p.ID, ParentID: "child", Kind: KindAgent, Title: "explorer"}); err != nil {
+		t.Fatal(err)
+	}
 	want := []string{`[{"kind":"text","text":"hi"}]`, `[{"kind":"text","text":"hello"}]`}
 	for i, parts := range want {
 		role := []string{"user", "assistant"}[i]
@@ -199,13 +204,20 @@ func TestSessionsAndMessagesSurviveReopen(t *testing.T) {
 			t.Errorf("message %d = %s (%d tokens), want %s", i, m.Parts, m.Tokens, want[i])
 		}
 	}
-	if err := db.DeleteSession(ctx, "new"); err != nil {
+	children, err := db.DeleteSession(ctx, "new")
+	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.Session(ctx, "child"); !errors.Is(err, ErrNotFound) {
-		t.Errorf("child of a deleted session: %v, want ErrNotFound", err)
+	sort.Strings(children)
+	if !slices.Equal(children, []string{"child", "grandchild"}) {
+		t.Errorf("children removed = %q, want child and grandchild", children)
 	}
-	if err := db.DeleteSession(ctx, "new"); !errors.Is(err, ErrNotFound) {
+	for _, id := range []string{"child", "grandchild"} {
+		if _, err := db.Session(ctx, id); !errors.Is(err, ErrNotFound) {
+			t.Errorf("%s of a deleted session: %v, want ErrNotFound", id, err)
+		}
+	}
+	if _, err := db.DeleteSession(ctx, "new"); !errors.Is(err, ErrNotFound) {
 		t.Errorf("second delete: %v, want ErrNotFound", err)
 	}
 }

@@ -108,9 +108,43 @@ func (db *DB) RenameSession(ctx context.Context, id, title string) error {
 }
 
 // DeleteSession removes a session with its messages, children and
-// context records.
-func (db *DB) DeleteSession(ctx context.Context, id string) error {
-	return db.execOne(ctx, "delete session "+id, "DELETE FROM sessions WHERE id = ?", id)
+// context records. It returns the ids of the children it removed (at any
+// depth), so files kept per session can go with them.
+func (db *DB) DeleteSession(ctx context.Context, id string) (children []string, err error) {
+	what := "delete session " + id
+	err = db.Tx(ctx, func(tx *sql.Tx) error {
+		rows, err := tx.QueryContext(ctx, `
+			WITH RECURSIVE tree(id) AS (
+				SELECT id FROM sessions WHERE parent_id = ?
+				UNION ALL SELECT s.id FROM sessions s JOIN tree ON s.parent_id = tree.id)
+			SELECT id FROM tree`, id)
+		if err != nil {
+			return fmt.Errorf("%s: %w", what, err)
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var c string
+			if err := rows.Scan(&c); err != nil {
+				return fmt.Errorf("%s: %w", what, err)
+			}
+			children = append(children, c)
+		}
+		if err := rows.Err(); err != nil {
+			return fmt.Errorf("%s: %w", what, err)
+		}
+		res, err := tx.ExecContext(ctx, "DELETE FROM sessions WHERE id = ?", id)
+		if err != nil {
+			return fmt.Errorf("%s: %w", what, err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return fmt.Errorf("%s: %w", what, ErrNotFound)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return children, nil
 }
 
 func (db *DB) execOne(ctx context.Context, what, query string, args ...any) error {
