@@ -61,6 +61,29 @@ type mcpServer struct {
 type mcpHost struct {
 	mu      sync.Mutex
 	servers map[mcpKey]*mcpServer
+	changed chan struct{} // closed (and replaced) when a server's state or tools change
+}
+
+// bump tells whoever waits on changes that a server's state or tools
+// changed. The caller holds mu.
+func (h *mcpHost) bump() {
+	if h.changed != nil {
+		close(h.changed)
+	}
+	h.changed = make(chan struct{})
+}
+
+// MCPChanged returns a channel that is closed the next time an MCP
+// server starts, becomes ready, fails, stops or changes its tools, so a
+// view can show servers as they are without polling; call it again after
+// each close.
+func (d *Dispatcher) MCPChanged() <-chan struct{} {
+	d.mcp.mu.Lock()
+	defer d.mcp.mu.Unlock()
+	if d.mcp.changed == nil {
+		d.mcp.changed = make(chan struct{})
+	}
+	return d.mcp.changed
 }
 
 var _ lifecycle.ToolSource = (*Dispatcher)(nil)
@@ -127,6 +150,7 @@ func (d *Dispatcher) ensureStarted(x active, decl manifest.MCPServer, project st
 		d.mcp.servers = map[mcpKey]*mcpServer{}
 	}
 	d.mcp.servers[key] = s
+	d.mcp.bump()
 	d.m.acquire(x.dir)
 	go d.startServer(startCtx, x, s)
 	return s
@@ -156,6 +180,7 @@ func (d *Dispatcher) startServer(ctx context.Context, x active, s *mcpServer) {
 		return
 	}
 	defer d.mcp.mu.Unlock()
+	defer d.mcp.bump()
 	switch {
 	case errors.Is(err, mcp.ErrNeedsSignIn):
 		s.state, s.err = MCPNeedsSignIn, "sign in on its card (Preferences → Agent Extensions)"
@@ -186,6 +211,7 @@ func (d *Dispatcher) watchServer(s *mcpServer, conn *mcp.Conn) {
 	if err := conn.Err(); err != nil {
 		s.state, s.err, s.stderr = MCPFailed, safetext.Strip(err.Error()), safetext.Strip(conn.Stderr())
 	}
+	d.mcp.bump()
 }
 
 // mcpSpec expands a server's declaration into what to start or reach.
@@ -248,6 +274,7 @@ func (d *Dispatcher) collect(ctx context.Context, s *mcpServer, set *lifecycle.T
 		d.mcp.mu.Lock()
 		if err == nil {
 			s.tools = tools
+			d.mcp.bump()
 		} else {
 			s.stale = true
 		}
@@ -362,6 +389,9 @@ func (d *Dispatcher) closeServers(match func(mcpKey) bool) {
 			gone = append(gone, s)
 			delete(d.mcp.servers, k)
 		}
+	}
+	if len(gone) > 0 {
+		d.mcp.bump()
 	}
 	d.mcp.mu.Unlock()
 	var wg sync.WaitGroup

@@ -104,6 +104,7 @@ type mcpRunner interface {
 	RestartMCP(id, server string)
 	SignInMCP(ctx context.Context, id, server string) error
 	SignOutMCP(ctx context.Context, id, server string) error
+	MCPChanged() <-chan struct{}
 }
 
 func (m *Manager) setMCP(r mcpRunner) {
@@ -116,6 +117,16 @@ func (m *Manager) mcpRunner() mcpRunner {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return m.mcp
+}
+
+// MCPChanged returns a channel closed the next time a running MCP
+// server's state or tools change (nil, never closed, when nothing runs
+// servers in this process); ask again after each close.
+func (m *Manager) MCPChanged() <-chan struct{} {
+	if r := m.mcpRunner(); r != nil {
+		return r.MCPChanged()
+	}
+	return nil
 }
 
 // addMCPState fills in what each server is doing now.

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 
@@ -43,7 +45,6 @@ func TestPaneShowsMCPServers(t *testing.T) {
 	if len(set.Tools) != 0 || len(set.Notices) != 1 || !strings.Contains(set.Notices[0].Text, "srv › quitter is unavailable") {
 		t.Fatalf("tool set of a failed server: %+v", set)
 	}
-	p.pane.reload()
 	p.waitText("quitter — failed: ")
 	if !strings.Contains(p.text(), "▾ Details") {
 		p.tap("▸ Details")
@@ -81,4 +82,44 @@ func TestPaneSignsInToAnMCPServer(t *testing.T) {
 	}
 	p.tap("Sign out")
 	p.waitText("Signed out of api")
+}
+
+// The card follows its server as a prompt in the main window starts it,
+// as it becomes ready and as it dies, without the pane being reopened.
+func TestCardFollowsItsMCPServerLive(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := gittest.NewRepo(t)
+	r.Commit(t, "main", "v1", map[string]gittest.File{
+		".claude-plugin/plugin.json": {Body: `{"name":"live","version":"0.1.0"}`},
+		".mcp.json": {Body: `{"mcpServers":{"fix":{"command":"` + exe + `","env":{"` + mcptest.ServeEnv + `":"1","` +
+			mcptest.DelayEnv + `":"1500ms"}}}}`},
+	})
+	r.SetHEAD(t, "main")
+	p := newPaneEnv(t, map[string]*gittest.Repo{"live": r}, nil)
+	p.install(p.server.URL + "/live.git")
+	p.waitText("Review and enable")
+	p.tap("Review and enable")
+	p.waitText("Enable live?")
+	p.tap("Enable")
+	p.waitText("its 1 MCP servers start with it")
+
+	tools := make(chan lifecycle.ToolSet, 1)
+	go func() {
+		tools <- p.disp.Tools(t.Context(), lifecycle.ToolsEvent{SessionID: "s", ProjectDir: p.project})
+	}()
+	p.waitText("fix — starting")
+	set := <-tools
+	p.waitText("fix — ready, 8 tools")
+	if len(set.Tools) == 0 {
+		t.Fatalf("no tools from the ready server: %+v", set)
+	}
+	for _, d := range set.Tools {
+		if d.Name == "mcp__plugin_live_fix__crash" {
+			d.Call(t.Context(), json.RawMessage(`{}`))
+		}
+	}
+	p.waitText("fix — failed: ")
 }

@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -50,6 +51,8 @@ type extensionsPane struct {
 	// commandConflicts are the enabled extensions' command names that
 	// only run namespaced, for conflict markers.
 	commandConflicts []lifecycle.CommandConflict
+
+	watching bool // watchMCP runs
 }
 
 // cardState is what a card shows besides the extension's Info.
@@ -94,7 +97,40 @@ func (p *extensionsPane) buildUI() fyne.CanvasObject {
 
 func (p *extensionsPane) shown() {
 	p.reload()
+	p.watchMCP()
 	p.window().Canvas().Focus(p.url) // ready for a pasted URL
+}
+
+// mcpSettle gathers the state changes of servers that start together
+// into one reload of the cards.
+const mcpSettle = 150 * time.Millisecond
+
+// watchMCP keeps the cards current while MCP servers start, become ready,
+// fail or stop (a prompt in the main window starts them), from the first
+// time the pane is shown until the app closes.
+func (p *extensionsPane) watchMCP() {
+	if p.watching {
+		return
+	}
+	p.watching = true
+	ctx, ext := p.u.ctx, p.u.d.Extensions
+	changed := ext.MCPChanged()
+	p.u.goWork(func() {
+		for {
+			select {
+			case <-changed:
+			case <-ctx.Done():
+				return
+			}
+			select {
+			case <-time.After(mcpSettle):
+			case <-ctx.Done():
+				return
+			}
+			changed = ext.MCPChanged() // before the reload reads, so no change falls between
+			p.u.d.Do(p.reload)
+		}
+	})
 }
 
 func (p *extensionsPane) close() {
