@@ -65,7 +65,8 @@ func (s *Session) runChild(ctx context.Context, def childDef, started func(id st
 		ProjectDir: s.project, PermissionMode: s.permissionMode(), AgentID: child.ID, AgentType: def.agentType, Round: def.round})
 	s.notices(ctx, res.Notices)
 
-	th := &thread{session: child.ID, only: def.only, agentType: def.agentType, model: def.model, maxSteps: childTurns(def.turns)}
+	th := &thread{session: child.ID, only: def.only, agentType: def.agentType, model: def.model, maxSteps: childTurns(def.turns),
+		status: def.title}
 	if s.a.cfg.TranscriptDir != "" {
 		th.transcript = &transcript{path: TranscriptFile(s.a.cfg.TranscriptDir, child.ID), session: child.ID, project: s.project}
 	}
@@ -79,6 +80,21 @@ func (s *Session) runChild(ctx context.Context, def childDef, started func(id st
 		run.final, run.err = s.subagentStop(ctx, th, system, run.final)
 	}
 	return run
+}
+
+// status shows text in the status bar for th; "" returns the bar to th's
+// resting status. A child's steps are shown under what it is doing
+// ("explorer: find main › running read_file main.go"), and when one ends
+// the bar goes back to it rather than to nothing while the child goes on.
+func (s *Session) status(th *thread, text string) {
+	switch {
+	case th.status == "":
+	case text == "":
+		text = th.status
+	default:
+		text = th.status + " › " + text
+	}
+	s.bus.Publish(Event{Kind: EventStatus, Session: s.info.ID, Status: text})
 }
 
 func childTurns(n int) int {

@@ -49,6 +49,7 @@ func (s *Session) truncatedNotice(ctx context.Context, cfg llm.Config, resp llm.
 // before its answer begins, at most once a second.
 type waitingStatus struct {
 	s       *Session
+	th      *thread
 	began   time.Time
 	shown   time.Duration // the elapsed time last shown, to the second
 	waiting bool
@@ -60,14 +61,14 @@ func (w *waitingStatus) keepalive() {
 		return
 	}
 	w.waiting, w.shown = true, elapsed
-	w.s.bus.Publish(Event{Kind: EventStatus, Session: w.s.info.ID, Status: fmt.Sprintf("prefilling… %d s", int(elapsed.Seconds()))})
+	w.s.status(w.th, fmt.Sprintf("prefilling… %d s", int(elapsed.Seconds())))
 }
 
 // answering clears the status once the answer begins.
 func (w *waitingStatus) answering() {
 	if w.waiting {
 		w.waiting = false
-		w.s.bus.Publish(Event{Kind: EventStatus, Session: w.s.info.ID})
+		w.s.status(w.th, "")
 	}
 }
 

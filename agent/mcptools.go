@@ -27,7 +27,7 @@ func (s *Session) mcpTools(ctx context.Context, th *thread) []tools.Tool {
 		return nil
 	}
 	set := s.a.cfg.MCP.Tools(s.reporting(ctx), lifecycle.ToolsEvent{SessionID: s.info.ID, ProjectDir: s.project})
-	s.bus.Publish(Event{Kind: EventStatus, Session: s.info.ID})
+	s.status(th, "")
 	s.notices(ctx, set.Notices)
 	out, left := fitMCPTools(set.Tools, th.only, MaxMCPToolBytes)
 	if len(left) > 0 {

@@ -65,6 +65,10 @@ type thread struct {
 	maxSteps  int
 	// transcript is the JSONL file hooks read for this thread; nil: none.
 	transcript *transcript
+	// status is what the status bar says between this thread's steps:
+	// nothing for the conversation; for a child, what it is doing, under
+	// which its own steps are shown (see Session.status).
+	status string
 }
 
 // NewSession starts a new session in the project and fires

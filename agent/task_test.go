@@ -80,7 +80,9 @@ func TestTaskRunsTheAgentAsAFreshChild(t *testing.T) {
 		llmtest.Reply{Text: "The explorer found it."},
 	)
 	s := e.newSession()
+	statuses := watchStatuses(s)
 	e.send(s, "PARENT SECRET: find main")
+	assertChildStatuses(t, statuses())
 
 	reqs := e.server.Requests()
 	if len(reqs) != 4 {
@@ -112,6 +114,28 @@ func TestTaskRunsTheAgentAsAFreshChild(t *testing.T) {
 		t.Error("the child's prompt or context leaked into the parent's system prompt")
 	}
 	assertChildHooks(t, e, s)
+}
+
+// assertChildStatuses: while the child runs, the status bar names it,
+// shows its calls under its name, and never goes blank.
+func assertChildStatuses(t *testing.T, got string) {
+	t.Helper()
+	all := strings.Split(got, " | ")
+	start := slices.Index(all, "running task explorer: find main")
+	if start < 0 || !slices.Contains(all, "explorer: find main › running read_file main.go") {
+		t.Fatalf("statuses %q lack the task or the child's call under its name", got)
+	}
+	for _, st := range all[start+1:] {
+		if st == "" {
+			break // the task is over
+		}
+		if !strings.HasPrefix(st, "explorer: find main") {
+			t.Errorf("status %q while the child runs, in %q", st, got)
+		}
+	}
+	if !slices.Contains(all[start:], "") {
+		t.Errorf("the bar was not cleared when the task ended: %q", got)
+	}
 }
 
 func assertChildHooks(t *testing.T, e *env, s *Session) {

@@ -174,7 +174,7 @@ func (s *Session) converse(ctx context.Context, th *thread, system func() string
 func (s *Session) stream(ctx context.Context, th *thread, prov llm.Provider, cfg llm.Config, req llm.Request) (llm.Response, error) {
 	var partial strings.Builder
 	began := time.Now()
-	wait := waitingStatus{s: s, began: began}
+	wait := waitingStatus{s: s, th: th, began: began}
 	resp, err := prov.Stream(ctx, req, func(d llm.Delta) {
 		if d.Kind == llm.DeltaWaiting {
 			wait.keepalive()
@@ -301,9 +301,9 @@ func (s *Session) runTool(ctx context.Context, th *thread, box *toolbox, call ll
 		}
 		return tools.Result{Text: "denied: the user did not allow this call", IsError: true}, true
 	}
-	s.bus.Publish(Event{Kind: EventStatus, Session: s.info.ID, Status: "running " + box.Describe(call.Name, g.args)})
+	s.status(th, "running "+box.Describe(call.Name, g.args))
 	res := tool.Run(ctx, g.args)
-	s.bus.Publish(Event{Kind: EventStatus, Session: s.info.ID})
+	s.status(th, "")
 	return s.postToolUse(ctx, th, call.Name, call.CallID, g, res), false
 }
 
