@@ -130,6 +130,8 @@ func (s *Session) notices(ctx context.Context, ns []lifecycle.Notice) {
 			h.Kind = HostStatus
 		case lifecycle.NoticeBlocked:
 			h.Kind, h.Text = HostNotice, "asked to block this prompt (not supported; the prompt was sent): "+n.Text
+		case lifecycle.NoticeMCP:
+			h.Kind, h.Extension, h.Event = HostNotice, true, EventMCP
 		default:
 			h.Kind, h.Extension = HostNotice, true
 		}

@@ -50,7 +50,8 @@ type Host struct {
 	Color  string   `json:"color,omitempty"`
 	Notes  []string `json:"notes,omitempty"`
 	Answer string   `json:"answer,omitempty"`
-	// HostNotice about a hook failure: the pane can be opened from it.
+	// HostNotice about an extension (a hook failed, an MCP server or tool
+	// is unavailable): the pane can be opened from it.
 	Extension bool `json:"extension,omitempty"`
 	// HostError or HostStopped of a prompt the model never answered: the
 	// seq of its user message, which is then left out of every request

@@ -18,6 +18,10 @@ import (
 // else); tools past it are left out of the turn with a note.
 const MaxMCPToolBytes = 96 << 10
 
+// EventMCP is the Event of a notice about an MCP server or tool: not a
+// hook's, so the status bar does not count it as a failing hook.
+const EventMCP = "MCP"
+
 // mcpTools asks the ToolSource for this turn's MCP tools (starting
 // servers on a session's first prompt) and wraps them as tools of the
 // loop, within MaxMCPToolBytes. A child thread with an allowlist gets
@@ -66,7 +70,7 @@ func (s *Session) leftOutNotice(ctx context.Context, left []string) {
 	if seen {
 		return
 	}
-	s.host(ctx, Host{Kind: HostNotice, Extension: true, Text: fmt.Sprintf(
+	s.host(ctx, Host{Kind: HostNotice, Extension: true, Event: EventMCP, Text: fmt.Sprintf(
 		"%d MCP tools are left out of this session's requests: the extensions' tool descriptions are limited to %d KiB (%s)",
 		len(left), MaxMCPToolBytes>>10, tools.OneLine(strings.Join(left, ", ")))})
 }

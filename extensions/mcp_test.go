@@ -308,6 +308,11 @@ func TestMCPCrashIsShownAndTheTurnGoesOn(t *testing.T) {
 	if !strings.Contains(strings.Join(hosts(s, agent.HostNotice), "\n"), "fix is unavailable") {
 		t.Errorf("no notice: %q", hosts(s, agent.HostNotice))
 	}
+	for _, en := range s.Entries() {
+		if h := en.Host; h != nil && strings.Contains(h.Text, "fix is unavailable") && (!h.Extension || h.Event != agent.EventMCP) {
+			t.Errorf("the notice is not marked as an MCP one (its card, not a failing hook): %+v", h)
+		}
+	}
 	e.m.RestartMCP(context.Background(), "mcpfix", "fix")
 	e.model.Push(llmtest.Reply{Text: "restarted"})
 	if r := e.send(s, "after restart"); !slices.Contains(r.Tools, echoTool) {

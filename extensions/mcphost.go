@@ -325,7 +325,7 @@ func (d *Dispatcher) collect(ctx context.Context, s *mcpServer, set *lifecycle.T
 }
 
 func (d *Dispatcher) mcpNotice(s *mcpServer, text string) lifecycle.Notice {
-	return lifecycle.Notice{Kind: lifecycle.NoticeFailure, Source: s.key.ext, Label: safetext.Strip(s.label), Text: safetext.Strip(text)}
+	return lifecycle.Notice{Kind: lifecycle.NoticeMCP, Source: s.key.ext, Label: safetext.Strip(s.label), Text: safetext.Strip(text)}
 }
 
 // descriptor wraps one tool for the loop.

@@ -406,7 +406,7 @@ func (c *chatView) onEntry(e agent.Entry) {
 	}
 	switch e.Host.Kind {
 	case agent.HostNotice:
-		if e.Host.Extension {
+		if e.Host.Extension && e.Host.Event != agent.EventMCP {
 			c.st.Hooks = "hooks: " + e.Host.Label + " failing"
 			c.refreshStatus()
 		}

@@ -223,6 +223,25 @@ func TestChipsContextMarkersAndHookNotices(t *testing.T) {
 	}
 }
 
+// An MCP server or tool that is unavailable is not a failing hook: the
+// status bar's hook word changes only for a hook's failure.
+func TestStatusBarCountsOnlyHookFailures(t *testing.T) {
+	h := newHarness(t, harnessOptions{})
+	u := h.open(true)
+	h.loop.runQueued()
+	before := u.chat.st.Hooks
+	u.chat.onEntry(agent.Entry{Role: agent.RoleHost, Host: &agent.Host{Kind: agent.HostNotice, Extension: true, Event: agent.EventMCP,
+		Label: "Probe", Text: "Probe › fix: tool broken is left out"}})
+	if u.chat.st.Hooks != before {
+		t.Errorf("an MCP notice set the hooks word to %q", u.chat.st.Hooks)
+	}
+	u.chat.onEntry(agent.Entry{Role: agent.RoleHost, Host: &agent.Host{Kind: agent.HostNotice, Extension: true,
+		Label: "Ponytail", Text: "Ponytail: `node` was not found"}})
+	if u.chat.st.Hooks != "hooks: Ponytail failing" {
+		t.Errorf("a hook failure set the hooks word to %q", u.chat.st.Hooks)
+	}
+}
+
 func TestTranscriptHandlesManyMessages(t *testing.T) {
 	h := newHarness(t, harnessOptions{})
 	u := h.open(true)

@@ -85,6 +85,7 @@ const (
 	NoticeStatus  NoticeKind = "status"  // a hook's systemMessage: a chip, never sent to the model
 	NoticeBlocked NoticeKind = "blocked" // a hook asked to block; the prompt stays authoritative
 	NoticeFailure NoticeKind = "failure" // a hook failed; shown once until it recovers
+	NoticeMCP     NoticeKind = "mcp"     // an MCP server or tool is unavailable; its card says why
 )
 
 // Notice is a user-visible line an extension produced.
