@@ -487,7 +487,7 @@ func (t *transcriptView) selectButton(id widget.ListItemID, it *item, selecting 
 func (t *transcriptView) renderTool(id widget.ListItemID, it *item) fyne.CanvasObject {
 	box := container.NewVBox()
 	for i, p := range it.entry.Parts {
-		icon, label := theme.ConfirmIcon(), "result of "+p.Name+": "+firstLine(p.Text, 90)
+		icon, label := theme.ConfirmIcon(), "result of "+toolName(p.Name)+": "+firstLine(p.Text, 90)
 		if p.IsError {
 			icon = theme.ErrorIcon()
 		}
@@ -665,9 +665,35 @@ func (t *transcriptView) copy(text string) {
 }
 
 func describeCall(p llm.Part) string {
-	s := p.Name
+	s := toolName(p.Name)
 	if arg := primaryArg(p.Args); arg != "" {
 		s += " " + arg
+	} else if _, _, mcp := mcpToolName(p.Name); mcp {
+		s += " " + firstStringArg(p.Args)
 	}
-	return s
+	return strings.TrimSpace(s)
+}
+
+// toolName words a tool's name for a row: an MCP tool's as Claude Code
+// shows it, its server then its tool ("probe_fix - echo (MCP)"), not the
+// model's mcp__plugin_probe_fix__echo.
+func toolName(name string) string {
+	if server, tool, ok := mcpToolName(name); ok {
+		return server + " - " + tool + " (MCP)"
+	}
+	return name
+}
+
+// mcpToolName splits mcp__<server>__<tool>, where <server> is
+// plugin_<plugin>_<server> for a plugin's server.
+func mcpToolName(name string) (server, tool string, ok bool) {
+	rest, found := strings.CutPrefix(name, "mcp__")
+	if !found {
+		return "", "", false
+	}
+	i := strings.LastIndex(rest, "__")
+	if i <= 0 || i+2 == len(rest) {
+		return "", "", false
+	}
+	return strings.TrimPrefix(rest[:i], "plugin_"), rest[i+2:], true
 }

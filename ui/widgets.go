@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -101,6 +103,21 @@ func primaryArg(args string) string {
 	}
 	for _, k := range []string{"command", "path", "pattern", "file_path", "dir", "subagent_type"} {
 		if v, ok := m[k].(string); ok {
+			return firstLine(v, 80)
+		}
+	}
+	return ""
+}
+
+// firstStringArg is the first string argument by name, for calls whose
+// arguments AgentDesk does not know (MCP tools).
+func firstStringArg(args string) string {
+	var m map[string]any
+	if json.Unmarshal([]byte(args), &m) != nil {
+		return ""
+	}
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		if v, ok := m[k].(string); ok && strings.TrimSpace(v) != "" {
 			return firstLine(v, 80)
 		}
 	}
