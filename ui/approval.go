@@ -64,9 +64,9 @@ func (a *approvalDialogs) next() {
 	a.queue = a.queue[1:]
 	a.current = &req
 	shown := req.ForDisplay()
-	title := "Allow " + shown.Tool + "?"
+	title := "Allow " + toolName(shown.Tool) + "?"
 	if shown.Agent != "" { // a delegated task's call: same rules, and who asks
-		title = "Allow " + shown.Tool + " for agent " + shown.Agent + "?"
+		title = "Allow " + toolName(shown.Tool) + " for agent " + shown.Agent + "?"
 	}
 	a.dlg = dialog.NewCustomWithoutButtons(title, a.content(req), a.c.u.main)
 	height := float32(480)
