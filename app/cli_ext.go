@@ -299,7 +299,7 @@ func (x *extCLI) enable(ctx context.Context, a cmdArgs) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(x.out, "enabled %s (%d hooks, %d MCP servers, %d skills)\n", info.ID, len(t.Hooks), len(t.MCPServers), len(info.Skills))
+	fmt.Fprintf(x.out, "enabled %s (%s)\n", info.ID, strings.Join(info.Contents(), ", "))
 	if info.Status == extensions.StatusError {
 		fmt.Fprintf(x.out, "but inactive: %s\n", info.ForDisplay().LastError)
 	}

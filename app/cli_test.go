@@ -114,7 +114,7 @@ func TestExtCommandLineLifecycle(t *testing.T) {
 		t.Fatal("refusing the prompt enabled it")
 	}
 	out, _, code = c.run("y\n", "ext", "enable", "fixture")
-	if code != 0 || !strings.Contains(out, "enabled fixture") {
+	if code != 0 || !strings.Contains(out, "enabled fixture (6 hooks, 1 MCP server, 1 skill)") {
 		t.Fatalf("enable: %d %s", code, out)
 	}
 

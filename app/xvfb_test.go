@@ -314,7 +314,7 @@ func TestXvfbExtensionsPane(t *testing.T) {
 		t.Fatalf("xdotool key: %v %s", err, out)
 	}
 	text := a.dump("Review and enable")
-	for _, want := range []string{"Fixture", "1.0.0 · ", "Disabled", "6 hooks · 1 MCP servers · 1 skills", "never — not started"} {
+	for _, want := range []string{"Fixture", "1.0.0 · ", "Disabled", "6 hooks · 1 MCP server · 1 skill", "never — not started"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the card lacks %q:\n%s", want, text)
 		}

@@ -142,6 +142,29 @@ type Run struct {
 // HasHooks reports whether enabling needs the trust confirmation.
 func (i Info) HasHooks() bool { return i.pkg != nil && needsTrust(i.pkg) }
 
+// Contents counts what the extension brings, for a card or a terminal
+// line: its hooks always (what trust is about), then its MCP servers,
+// skills, commands and agents when it has any ("3 hooks", "6 skills").
+func (i Info) Contents() []string {
+	out := []string{counted(len(i.Hooks), "hook")}
+	for _, c := range []struct {
+		n    int
+		what string
+	}{{len(i.MCPServers), "MCP server"}, {len(i.Skills), "skill"}, {len(i.Commands), "command"}, {len(i.Agents), "agent"}} {
+		if c.n > 0 {
+			out = append(out, counted(c.n, c.what))
+		}
+	}
+	return out
+}
+
+func counted(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return strconv.Itoa(n) + " " + what + "s"
+}
+
 // HasPrevious reports whether Rollback has somewhere to go.
 func (i Info) HasPrevious() bool { return i.PreviousCommit != "" }
 

@@ -55,10 +55,7 @@ func (p *extensionsPane) card(info extensions.Info) fyne.CanvasObject {
 	if st.busy || info.Status == extensions.StatusError {
 		toggle.Disable()
 	}
-	counts := &widget.Label{Text: fmt.Sprintf("%d hooks · %d skills · %d commands", len(info.Hooks), len(info.Skills), len(info.Commands))}
-	if n := len(info.MCPServers); n > 0 {
-		counts.Text = fmt.Sprintf("%d hooks · %d MCP servers · %d skills · %d commands", len(info.Hooks), n, len(info.Skills), len(info.Commands))
-	}
+	counts := &widget.Label{Text: countsText(info)}
 	top := container.NewHBox(badge(info.Status), toggle, counts)
 	if cta := p.callToAction(info); cta != nil {
 		top.Add(cta)
@@ -76,6 +73,38 @@ func (p *extensionsPane) card(info extensions.Info) fyne.CanvasObject {
 	body.Add(p.actions(info, st))
 	body.Add(p.details(info, st))
 	return &widget.Card{Title: info.Name, Subtitle: subtitle, Content: body}
+}
+
+// countsText is the card's line on what an extension brings.
+func countsText(info extensions.Info) string { return strings.Join(info.Contents(), " · ") }
+
+// enabledText says what an enabled extension adds from the next prompt.
+func enabledText(info extensions.Info) string {
+	var parts []string
+	for _, c := range []struct {
+		n    int
+		what string
+	}{{len(info.Hooks), "hook"}, {len(info.Skills), "skill"}, {len(info.Commands), "command"}, {len(info.Agents), "agent"}} {
+		if c.n > 0 {
+			parts = append(parts, plural(c.n, c.what))
+		}
+	}
+	text := "Enabled."
+	switch len(parts) {
+	case 0:
+	case 1:
+		text = "Enabled, active from the next prompt: " + parts[0] + "."
+	default:
+		text = "Enabled, active from the next prompt: " + strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1] + "."
+	}
+	switch n := len(info.MCPServers); n {
+	case 0:
+	case 1:
+		text += " Its MCP server starts with the next prompt."
+	default:
+		text += fmt.Sprintf(" Its %d MCP servers start with the next prompt.", n)
+	}
+	return text
 }
 
 // callToAction is the one obvious next step for a card that is not
@@ -309,11 +338,7 @@ func (p *extensionsPane) enable(id, hash string, options map[string]string) {
 		if err == nil && info.Status == extensions.StatusError {
 			return "", fmt.Errorf("enabled, but %s", info.LastError)
 		}
-		if len(info.MCPServers) > 0 {
-			return fmt.Sprintf("Enabled: %d hooks and %d skills are active from the next prompt; its %d MCP servers start with it.",
-				len(info.Hooks), len(info.Skills), len(info.MCPServers)), err
-		}
-		return fmt.Sprintf("Enabled: %d hooks and %d skills are active from the next prompt.", len(info.Hooks), len(info.Skills)), err
+		return enabledText(info), err
 	})
 }
 

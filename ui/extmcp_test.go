@@ -39,7 +39,7 @@ func TestPaneShowsMCPServers(t *testing.T) {
 		t.Errorf("a plugin without hooks shows a commands section:\n%s", dlg)
 	}
 	p.tap("Enable")
-	p.waitText("its 1 MCP servers start with it")
+	p.waitText("Its MCP server starts with the next prompt")
 
 	set := p.disp.Tools(t.Context(), lifecycle.ToolsEvent{SessionID: "s", ProjectDir: p.project})
 	if len(set.Tools) != 0 || len(set.Notices) != 1 || !strings.Contains(set.Notices[0].Text, "srv › quitter is unavailable") {
@@ -73,7 +73,7 @@ func TestPaneSignsInToAnMCPServer(t *testing.T) {
 	p.tap("Review and enable")
 	p.waitText("Enable wiki?")
 	p.tap("Enable")
-	p.waitText("its 1 MCP servers start with it")
+	p.waitText("Its MCP server starts with the next prompt")
 	p.tap("Sign in")
 	p.waitText("Signed in to api; its tools join the next prompt.")
 	p.waitText("Sign out")
@@ -104,7 +104,7 @@ func TestCardFollowsItsMCPServerLive(t *testing.T) {
 	p.tap("Review and enable")
 	p.waitText("Enable live?")
 	p.tap("Enable")
-	p.waitText("its 1 MCP servers start with it")
+	p.waitText("Its MCP server starts with the next prompt")
 
 	tools := make(chan lifecycle.ToolSet, 1)
 	go func() {

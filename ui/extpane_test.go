@@ -91,7 +91,7 @@ func TestPaneLifecycle(t *testing.T) {
 	p.install(p.server.URL + "/demo.git")
 	p.waitText("Review and enable")
 	text := p.text()
-	for _, want := range []string{"Demo", "1.2.0", "Disabled", "1 hooks · 1 MCP servers · 1 skills", "Installed Demo 1.2.0"} {
+	for _, want := range []string{"Demo", "1.2.0", "Disabled", "1 hook · 1 MCP server · 1 skill", "Installed Demo 1.2.0"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("card lacks %q:\n%s", want, text)
 		}
@@ -112,7 +112,7 @@ func TestPaneLifecycle(t *testing.T) {
 		t.Fatalf("trust dialog:\n%s", dlg)
 	}
 	p.tap("Enable")
-	p.waitText("Enabled: 1 hooks")
+	p.waitText("Enabled, active from the next prompt: 1 hook")
 	if info, _ := p.exts.Show(ctx, "demo"); info.Status != extensions.StatusEnabled {
 		t.Fatalf("status = %s", info.Status)
 	}

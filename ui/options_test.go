@@ -38,7 +38,7 @@ func TestTrustDialogAsksForSettingsAndTheCardEditsThem(t *testing.T) {
 	}
 	test.Type(token, "tok-123")
 	p.tap("Enable")
-	p.waitText("Enabled: 1 hooks")
+	p.waitText("Enabled, active from the next prompt: 1 hook")
 	info, _ := p.exts.Show(t.Context(), "demo")
 	if info.Status != extensions.StatusEnabled || !info.Options[0].Set || info.Options[1].Value != "eu" {
 		t.Fatalf("after enabling: %s %+v", info.Status, info.Options)

@@ -35,7 +35,7 @@ func TestScreenshotMCP(t *testing.T) {
 	p.loop.runQueued()
 	capture(t, p.win, "mcp-trust.png")
 	p.tap("Enable")
-	p.waitText("its 3 MCP servers start with it")
+	p.waitText("Its 3 MCP servers start with the next prompt")
 	p.disp.Tools(t.Context(), lifecycle.ToolsEvent{SessionID: "s", ProjectDir: p.project})
 	p.pane.reload()
 	p.waitText("search — failed")
