@@ -61,6 +61,18 @@ var claudeToolNames = map[string][]string{
 // noted. MCP tools are named as Claude Code names them: a whole name
 // (mcp__plugin_x_srv__search) or a server's prefix (mcp__plugin_x_srv)
 // for all its tools; a disallowed one is kept as false.
+// ToolsText words an agent's allowlist (Claude Code's names) for people:
+// as written, then what AgentDesk lacks and so does not give the agent.
+func ToolsText(allow []string) string {
+	text := strings.Join(allow, ", ")
+	if _, unavailable, _ := childTools(allow, nil); len(unavailable) > 0 {
+		text += " (" + unavailableNote + strings.Join(unavailable, ", ") + ")"
+	}
+	return text
+}
+
+const unavailableNote = "not available in AgentDesk, so not given to it: "
+
 func childTools(allow, deny []string) (only map[string]bool, unavailable, notes []string) {
 	only = map[string]bool{}
 	if allow == nil || slices.Contains(allow, "*") {
@@ -284,7 +296,7 @@ func (s *Session) delegate(ctx context.Context, ag lifecycle.Agent, description,
 		notes = append(notes, note)
 	}
 	if len(unavailable) > 0 {
-		notes = append(notes, "not available in AgentDesk, so not given to it: "+strings.Join(unavailable, ", "))
+		notes = append(notes, unavailableNote+strings.Join(unavailable, ", "))
 	}
 	entry := Host{Kind: HostAgent, Agent: ag.Name, Label: ag.Label, Source: ag.Extension, Color: ag.Color,
 		Text: description, Status: ChildRunning, Notes: notes}

@@ -48,7 +48,7 @@ func TestRunDelegatesToAPluginAgent(t *testing.T) {
 	if out := c.ok("ext", "enable", "probe", "--yes"); !strings.Contains(out, "It adds these agents") || !strings.Contains(out, "explorer, reviewer") {
 		t.Errorf("ext enable does not name the agents:\n%s", out)
 	}
-	if show := c.ok("ext", "show", "probe"); !strings.Contains(show, "agent explorer — Explores the code base") || !strings.Contains(show, "tools: Read, Grep, WebFetch") {
+	if show := c.ok("ext", "show", "probe"); !strings.Contains(show, "agent explorer — Explores the code base") || !strings.Contains(show, "tools: Read, Grep, WebFetch (not available in AgentDesk, so not given to it: WebFetch)") {
 		t.Errorf("ext show lacks the agents:\n%s", show)
 	}
 	info := c.show("probe")

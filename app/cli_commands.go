@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/agentdesk/agentdesk/agent"
 	"github.com/agentdesk/agentdesk/agent/lifecycle"
 	"github.com/agentdesk/agentdesk/extensions"
 )
@@ -31,7 +32,7 @@ func (x *extCLI) printAgents(i extensions.Info) {
 	for _, a := range i.Agents {
 		fmt.Fprintf(x.out, "  agent %s — %s\n", a.Name, firstLine(a.Description))
 		if a.Tools != nil {
-			fmt.Fprintf(x.out, "        tools: %s\n", strings.Join(a.Tools, ", "))
+			fmt.Fprintf(x.out, "        tools: %s\n", agent.ToolsText(a.Tools))
 		}
 		if a.Model != "" {
 			fmt.Fprintf(x.out, "        model: %s\n", a.Model)

@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/agentdesk/agentdesk/agent"
 	"github.com/agentdesk/agentdesk/agent/lifecycle"
 	"github.com/agentdesk/agentdesk/agent/safetext"
 	"github.com/agentdesk/agentdesk/extensions"
@@ -55,7 +56,7 @@ func agentSetText(set lifecycle.AgentSet) string {
 		}
 		fmt.Fprintf(&b, "%s  [%s]\n    %s\n", ag.Name, source, firstLine(ag.Description, 200))
 		if ag.Tools != nil {
-			fmt.Fprintf(&b, "    tools: %s\n", strings.Join(ag.Tools, ", "))
+			fmt.Fprintf(&b, "    tools: %s\n", agent.ToolsText(ag.Tools))
 		}
 		if ag.Model != "" {
 			fmt.Fprintf(&b, "    model: %s\n", ag.Model)
@@ -74,7 +75,7 @@ func agentLines(agents []extensions.Agent) []string {
 	for _, a := range agents {
 		line := a.Name + " — " + firstLine(a.Description, 120)
 		if a.Tools != nil {
-			line += "\n    tools: " + strings.Join(a.Tools, ", ")
+			line += "\n    tools: " + agent.ToolsText(a.Tools)
 		}
 		if a.Model != "" {
 			line += "\n    model: " + a.Model
