@@ -49,7 +49,10 @@ func badge(s extensions.Status) fyne.CanvasObject {
 // card is one extension: identity, status, toggle, actions and details.
 func (p *extensionsPane) card(info extensions.Info) fyne.CanvasObject {
 	st := p.cardFor(info.ID)
-	subtitle := fmt.Sprintf("%s · %s · %s", orDash(info.Version), extensions.ShortCommit(info.Commit), info.SourceURL)
+	subtitle := extensions.ShortCommit(info.Commit) + " · " + info.SourceURL
+	if info.Version != "" { // many plugins have none: the commit says which
+		subtitle = info.Version + " · " + subtitle
+	}
 	toggle := &widget.Check{Text: "Enabled", Checked: info.Status == extensions.StatusEnabled}
 	toggle.OnChanged = func(on bool) { p.onToggle(info, on) }
 	if st.busy || info.Status == extensions.StatusError {
