@@ -4,7 +4,6 @@ package main
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
@@ -33,18 +32,8 @@ func TestXvfbSubagent(t *testing.T) {
 		llmtest.Reply{Text: "The explorer found `Retry` in sync.go."},
 	)
 
-	home := t.TempDir()
-	project := filepath.Join(home, "project")
-	os.MkdirAll(project, 0o755)
+	home, project := homeWithPlugin(t, srv, "probe")
 	os.WriteFile(filepath.Join(project, "sync.go"), []byte("package sync\n\nfunc Retry() {}\n"), 0o644)
-	env := []string{"AGENTDESK_HOME=" + home, "HOME=" + home, "PATH=" + os.Getenv("PATH"), "SSL_CERT_FILE=" + srv.CAFile}
-	for _, args := range [][]string{{"ext", "install", srv.URL + "/probe.git"}, {"ext", "enable", "probe", "--yes"}} {
-		cmd := exec.Command(agentdeskBinary(t), args...)
-		cmd.Env = env
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("agentdesk %v: %v\n%s", args, err, out)
-		}
-	}
 
 	x := startXvfb(t)
 	appEnv := []string{"AGENTDESK_PROJECT=" + project, "AGENTDESK_BASE_URL=" + server.URL, "AGENTDESK_MODEL=" + llmtest.ModelName}

@@ -3,9 +3,6 @@
 package main
 
 import (
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -31,17 +28,7 @@ func TestXvfbSlashCompletion(t *testing.T) {
 	server := llmtest.NewOpenAI(t)
 	server.Push(llmtest.Reply{Text: "Reviewing PR 42 now."})
 
-	home := t.TempDir()
-	project := filepath.Join(home, "project")
-	os.MkdirAll(project, 0o755)
-	env := []string{"AGENTDESK_HOME=" + home, "HOME=" + home, "PATH=" + os.Getenv("PATH"), "SSL_CERT_FILE=" + srv.CAFile}
-	for _, args := range [][]string{{"ext", "install", srv.URL + "/reviewkit.git"}, {"ext", "enable", "reviewkit", "--yes"}} {
-		cmd := exec.Command(agentdeskBinary(t), args...)
-		cmd.Env = env
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("agentdesk %v: %v\n%s", args, err, out)
-		}
-	}
+	home, project := homeWithPlugin(t, srv, "reviewkit")
 
 	x := startXvfb(t)
 	appEnv := []string{"AGENTDESK_PROJECT=" + project, "AGENTDESK_BASE_URL=" + server.URL, "AGENTDESK_MODEL=" + llmtest.ModelName}

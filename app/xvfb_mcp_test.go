@@ -4,7 +4,6 @@ package main
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -28,8 +27,7 @@ func TestXvfbMCP(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	home := t.TempDir()
-	mark := filepath.Join(home, "mcp-mark") // names this test's server among the machine's processes
+	mark := filepath.Join(t.TempDir(), "mcp-mark") // names this test's server among the machine's processes
 	r := gittest.NewRepo(t)
 	r.Commit(t, "main", "probe", map[string]gittest.File{
 		".claude-plugin/plugin.json": {Body: `{"name": "probe", "interface": {"displayName": "Probe"}}`},
@@ -43,16 +41,7 @@ func TestXvfbMCP(t *testing.T) {
 		llmtest.Reply{Text: "Asking the fixture server.", ToolCalls: []llmtest.ToolCall{{Name: "mcp__plugin_probe_fix__echo", Args: `{"text":"hello over MCP"}`}}},
 		llmtest.Reply{Text: "The server echoed **hello over MCP**."},
 	)
-	project := filepath.Join(home, "project")
-	os.MkdirAll(project, 0o755)
-	env := []string{"AGENTDESK_HOME=" + home, "HOME=" + home, "PATH=" + os.Getenv("PATH"), "SSL_CERT_FILE=" + srv.CAFile}
-	for _, args := range [][]string{{"ext", "install", srv.URL + "/probe.git"}, {"ext", "enable", "probe", "--yes"}} {
-		cmd := exec.Command(agentdeskBinary(t), args...)
-		cmd.Env = env
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("agentdesk %v: %v\n%s", args, err, out)
-		}
-	}
+	home, project := homeWithPlugin(t, srv, "probe")
 
 	x := startXvfb(t)
 	appEnv := []string{"AGENTDESK_PROJECT=" + project, "AGENTDESK_BASE_URL=" + server.URL, "AGENTDESK_MODEL=" + llmtest.ModelName}

@@ -249,6 +249,25 @@ func launch(t *testing.T, x *xserver, home string, env []string, args ...string)
 	return a
 }
 
+// homeWithPlugin is a new home with a project folder, where the plugin
+// name served by srv was installed and enabled with the command line, as
+// a user would.
+func homeWithPlugin(t *testing.T, srv *gittest.Server, name string) (home, project string) {
+	t.Helper()
+	home = t.TempDir()
+	project = filepath.Join(home, "project")
+	os.MkdirAll(project, 0o755)
+	env := []string{"AGENTDESK_HOME=" + home, "HOME=" + home, "PATH=" + os.Getenv("PATH"), "SSL_CERT_FILE=" + srv.CAFile}
+	for _, args := range [][]string{{"ext", "install", srv.URL + "/" + name + ".git"}, {"ext", "enable", name, "--yes"}} {
+		cmd := exec.Command(agentdeskBinary(t), args...)
+		cmd.Env = env
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("agentdesk %v: %v\n%s", args, err, out)
+		}
+	}
+	return home, project
+}
+
 // kill ends the app if it still runs and waits for it.
 func (a *runningApp) kill() {
 	select {
