@@ -146,12 +146,23 @@ func (i Info) HasHooks() bool { return i.pkg != nil && needsTrust(i.pkg) }
 // line: its hooks always (what trust is about), then its MCP servers,
 // skills, commands and agents when it has any ("3 hooks", "6 skills").
 func (i Info) Contents() []string {
-	out := []string{counted(len(i.Hooks), "hook")}
+	return append([]string{counted(len(i.Hooks), "hook")}, i.counts(false, true)...)
+}
+
+// Active counts what enabling the extension turns on from the next
+// prompt, only what it has ("2 hooks", "3 agents"); its MCP servers are
+// not counted: they start on their own.
+func (i Info) Active() []string { return i.counts(true, false) }
+
+func (i Info) counts(hooks, mcp bool) []string {
+	var out []string
 	for _, c := range []struct {
 		n    int
 		what string
-	}{{len(i.MCPServers), "MCP server"}, {len(i.Skills), "skill"}, {len(i.Commands), "command"}, {len(i.Agents), "agent"}} {
-		if c.n > 0 {
+		show bool
+	}{{len(i.Hooks), "hook", hooks}, {len(i.MCPServers), "MCP server", mcp}, {len(i.Skills), "skill", true},
+		{len(i.Commands), "command", true}, {len(i.Agents), "agent", true}} {
+		if c.show && c.n > 0 {
 			out = append(out, counted(c.n, c.what))
 		}
 	}

@@ -83,15 +83,7 @@ func countsText(info extensions.Info) string { return strings.Join(info.Contents
 
 // enabledText says what an enabled extension adds from the next prompt.
 func enabledText(info extensions.Info) string {
-	var parts []string
-	for _, c := range []struct {
-		n    int
-		what string
-	}{{len(info.Hooks), "hook"}, {len(info.Skills), "skill"}, {len(info.Commands), "command"}, {len(info.Agents), "agent"}} {
-		if c.n > 0 {
-			parts = append(parts, plural(c.n, c.what))
-		}
-	}
+	parts := info.Active()
 	text := "Enabled."
 	switch len(parts) {
 	case 0:

@@ -109,14 +109,6 @@ func primaryArg(args string) string {
 	return ""
 }
 
-// plural counts: "1 hook", "3 hooks".
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return fmt.Sprintf("%d %ss", n, what)
-}
-
 // firstStringArg is the first string argument by name, for calls whose
 // arguments AgentDesk does not know (MCP tools).
 func firstStringArg(args string) string {
