@@ -195,15 +195,13 @@ func (a *Agent) DeleteSession(ctx context.Context, id string) error {
 			files = append(files, TranscriptFile(a.cfg.TranscriptDir, sid))
 		}
 	}
-	end := func() {}
-	if sess.Kind == storage.KindChat {
-		if len(files) > 0 {
-			ev.TranscriptPath = files[0]
-		}
-		end = func() { a.cfg.Lifecycle.SessionEnd(context.WithoutCancel(ctx), ev) }
+	if len(files) > 0 {
+		ev.TranscriptPath = files[0]
 	}
 	go func() {
-		end()
+		if sess.Kind == storage.KindChat {
+			a.cfg.Lifecycle.SessionEnd(context.WithoutCancel(ctx), ev)
+		}
 		for _, f := range files {
 			os.Remove(f)
 		}

@@ -665,13 +665,11 @@ func (t *transcriptView) copy(text string) {
 }
 
 func describeCall(p llm.Part) string {
-	s := toolName(p.Name)
-	if arg := primaryArg(p.Args); arg != "" {
-		s += " " + arg
-	} else if _, _, mcp := mcpToolName(p.Name); mcp {
-		s += " " + firstStringArg(p.Args)
+	arg := primaryArg(p.Args)
+	if _, _, mcp := mcpToolName(p.Name); mcp && arg == "" {
+		arg = firstStringArg(p.Args) // an MCP tool's arguments have no names AgentDesk knows
 	}
-	return strings.TrimSpace(s)
+	return strings.TrimSpace(toolName(p.Name) + " " + arg)
 }
 
 // toolName words a tool's name for a row: an MCP tool's as Claude Code
