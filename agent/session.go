@@ -113,6 +113,10 @@ func (a *Agent) OpenSession(ctx context.Context, id string) (*Session, error) {
 		s.Close()
 		return nil, err
 	}
+	if err := s.repairInterrupted(ctx); err != nil {
+		s.Close()
+		return nil, err
+	}
 	s.writeTranscript()
 	s.enqueue("\x00" + lifecycle.SourceResume)
 	return s, nil

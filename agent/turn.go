@@ -246,11 +246,13 @@ func (s *Session) meter(req llm.Request, resp llm.Response, cfg llm.Config, took
 	s.bus.Publish(Event{Kind: EventUsage, Session: s.info.ID, Usage: u})
 }
 
-// runTools runs one batch of tool calls in order and stores their results
-// as one tool message. A denial stops the rest of the batch; every call
-// still gets a result the model can read.
+// runTools runs one batch of tool calls in order. Each result is stored
+// the moment its call ends, as a tool message of its own (the wire
+// formats join consecutive ones), so a crash mid batch loses no finished
+// result; see repairInterrupted for the calls it cut short. A denial
+// stops the rest of the batch; every call still gets a result the model
+// can read.
 func (s *Session) runTools(ctx context.Context, th *thread, box *toolbox, calls []llm.Part) error {
-	results := make([]llm.Part, 0, len(calls))
 	stopped := ""
 	for _, call := range calls {
 		var res tools.Result
@@ -266,10 +268,10 @@ func (s *Session) runTools(ctx context.Context, th *thread, box *toolbox, calls 
 				stopped = "the user denied an earlier call in this batch"
 			}
 		}
-		results = append(results, llm.Part{Kind: llm.PartToolResult, CallID: call.CallID, Name: call.Name, Text: res.Text, IsError: res.IsError})
-	}
-	if _, err := s.append(ctx, th, Entry{Role: llm.RoleTool, Parts: results, Tokens: estimateParts(results)}); err != nil {
-		return err
+		result := []llm.Part{{Kind: llm.PartToolResult, CallID: call.CallID, Name: call.Name, Text: res.Text, IsError: res.IsError}}
+		if _, err := s.append(ctx, th, Entry{Role: llm.RoleTool, Parts: result, Tokens: estimateParts(result)}); err != nil {
+			return err
+		}
 	}
 	return ctx.Err()
 }

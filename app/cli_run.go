@@ -395,7 +395,8 @@ func cmdSessions(args []string, stdout, stderr io.Writer) int {
 	w := tabwriter.NewWriter(stdout, 2, 4, 2, ' ', 0)
 	fmt.Fprintln(w, "ID\tUPDATED\tTITLE")
 	for _, s := range list {
-		fmt.Fprintf(w, "%s\t%s\t%s\n", s.ID, s.UpdatedAt.Format("2006-01-02 15:04"), s.Title)
+		// The title is the first line of a prompt: escapes and bidi controls made visible.
+		fmt.Fprintf(w, "%s\t%s\t%s\n", s.ID, s.UpdatedAt.Format("2006-01-02 15:04"), safetext.Visible(s.Title))
 	}
 	w.Flush()
 	return 0

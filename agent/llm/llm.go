@@ -15,9 +15,10 @@ type Role string
 const (
 	RoleUser      Role = "user"
 	RoleAssistant Role = "assistant"
-	// RoleTool carries the results of one batch of tool calls. OpenAI sends
-	// it as one "tool" message per result, Anthropic as a user message of
-	// tool_result blocks.
+	// RoleTool carries tool results (the agent stores one message per
+	// call, as it ends). OpenAI sends one "tool" message per result,
+	// Anthropic one user message of tool_result blocks for consecutive
+	// ones.
 	RoleTool Role = "tool"
 )
 

@@ -1,6 +1,9 @@
 package llmtest
 
-import "net/http"
+import (
+	"net/http"
+	"strconv"
+)
 
 // Request is one model request as the fake server received it.
 type Request struct {
@@ -81,4 +84,34 @@ func toolNames(tools any) []string {
 		names = append(names, name)
 	}
 	return names
+}
+
+// Unanswered names the first tool call of an assistant message that the
+// messages right after it do not answer (OpenAI: the "tool" messages that
+// follow; Anthropic: the next user message's tool_result blocks), or ""
+// when every call is answered. Both APIs reject such a request with 400.
+func (r Request) Unanswered() string {
+	for i, m := range r.Messages {
+		if m.Role != "assistant" || len(m.ToolCallIDs) == 0 {
+			continue
+		}
+		answered := map[string]bool{}
+		for _, next := range r.Messages[i+1:] {
+			if next.Role != "tool" && next.Role != "user" {
+				break
+			}
+			for _, id := range next.ToolCallIDs {
+				answered[id] = true
+			}
+			if next.Role == "user" {
+				break
+			}
+		}
+		for _, id := range m.ToolCallIDs {
+			if !answered[id] {
+				return "message " + strconv.Itoa(i) + ": tool call " + id + " has no result right after it"
+			}
+		}
+	}
+	return ""
 }
