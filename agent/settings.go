@@ -139,14 +139,17 @@ func SaveProvider(ctx context.Context, db *storage.DB, p ProviderSettings) error
 }
 
 // providerKey reads the API key from the secret store. A key an older
-// AgentDesk left in a settings row is moved there first, and the row
-// deleted.
+// AgentDesk left in a settings row is moved there first, the row deleted
+// and the log checkpointed, so its bytes stay in neither database file.
 func providerKey(ctx context.Context, db *storage.DB, row string) (string, error) {
 	if row != "" {
 		if err := db.SetSecret(keyProviderKey, row); err != nil {
 			return "", fmt.Errorf("move the API key to %s: %w", db.SecretsWhere(), err)
 		}
 		if err := db.DeleteSettings(ctx, keyProviderKey); err != nil {
+			return "", err
+		}
+		if err := db.Checkpoint(ctx); err != nil {
 			return "", err
 		}
 	}

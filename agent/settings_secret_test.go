@@ -1,7 +1,9 @@
 package agent
 
 import (
+	"bytes"
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -53,5 +55,38 @@ func TestProviderKeyIsASecretNotARow(t *testing.T) {
 	}
 	if _, ok := db.Secret(keyProviderKey); ok {
 		t.Fatal("clearing the key must delete it")
+	}
+}
+
+// A key an older version left in a row is, once moved, in neither the
+// database file nor its write-ahead log: not even in free space.
+func TestMovedKeyLeavesNoBytesInTheDatabase(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "agentdesk.db")
+	const legacy = "sk-LEGACY-0123456789abcdef"
+	old, err := storage.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := old.SetSettings(ctx, map[string]string{keyProviderKind: "openai", keyProviderKey: legacy}); err != nil {
+		t.Fatal(err)
+	}
+	old.Close() // the row is now in the main file, as an older version left it
+	db, err := storage.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if got, _, _ := LoadProvider(ctx, db); got.APIKey != legacy {
+		t.Fatalf("old key not read: %q", got.APIKey)
+	}
+	for _, f := range []string{path, path + "-wal"} {
+		body, err := os.ReadFile(f)
+		if err != nil && !os.IsNotExist(err) {
+			t.Fatal(err)
+		}
+		if bytes.Contains(body, []byte(legacy)) {
+			t.Errorf("%s still holds the moved key's bytes", filepath.Base(f))
+		}
 	}
 }

@@ -51,6 +51,9 @@ func dsn(path string, readOnly bool) string {
 	q.Set("_busy_timeout", fmt.Sprint(busyTimeout.Milliseconds()))
 	q.Set("_foreign_keys", "on")
 	q.Set("_synchronous", "FULL")
+	// Deleted rows are overwritten with zeros, not left in free space: a
+	// copied database must not hold a key that was moved out of it.
+	q.Set("_secure_delete", "on")
 	if readOnly {
 		q.Set("mode", "ro")
 		q.Set("_query_only", "on")
@@ -111,6 +114,20 @@ func (db *DB) Close() error {
 	}
 	errs = append(errs, db.w.Close())
 	return errors.Join(errs...)
+}
+
+// Checkpoint copies the write-ahead log into the database file and
+// empties it, so bytes overwritten by a delete (see secure_delete in dsn)
+// remain in neither file.
+func (db *DB) Checkpoint(ctx context.Context) error {
+	var busy, frames, done int
+	if err := db.w.QueryRowContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)").Scan(&busy, &frames, &done); err != nil {
+		return fmt.Errorf("checkpoint %s: %w", db.path, err)
+	}
+	if busy != 0 {
+		return fmt.Errorf("checkpoint %s: another connection is reading; the log is kept", db.path)
+	}
+	return nil
 }
 
 // Path is the database file.

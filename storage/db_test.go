@@ -289,3 +289,29 @@ func TestSessionsOrderByActivityWithinOneMillisecond(t *testing.T) {
 		}
 	}
 }
+
+// Deleted settings leave no bytes behind once checkpointed.
+func TestDeletedRowsAreZeroedAndCheckpointed(t *testing.T) {
+	ctx := context.Background()
+	db := openTemp(t)
+	var on int
+	if err := db.w.QueryRowContext(ctx, "PRAGMA secure_delete").Scan(&on); err != nil || on != 1 {
+		t.Fatalf("secure_delete = %d, %v; want 1", on, err)
+	}
+	const secret = "very-secret-bytes-4242"
+	if err := db.SetSetting(ctx, "x.secret", secret); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.DeleteSettings(ctx, "x.secret"); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Checkpoint(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{db.Path(), db.Path() + "-wal"} {
+		body, _ := os.ReadFile(f)
+		if bytes.Contains(body, []byte(secret)) {
+			t.Errorf("%s holds a deleted row's bytes", filepath.Base(f))
+		}
+	}
+}
