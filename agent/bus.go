@@ -25,6 +25,13 @@ const (
 	EventStatus
 	// EventTitle: the session got its title from its first prompt.
 	EventTitle
+	// EventInUse: another process (pid Holder) is writing the session, so
+	// it is read-only here and the prompts in Queue were not run; Holder 0:
+	// it finished, and the session reloads.
+	EventInUse
+	// EventReload: the session was reloaded from storage (another process
+	// wrote it): show Entries() anew.
+	EventReload
 )
 
 // Event is one must-deliver change. Streaming text is not an Event: it is
@@ -37,6 +44,7 @@ type Event struct {
 	Queue   []string
 	Usage   Usage
 	Status  string
+	Holder  int
 }
 
 // Usage is the context meter.

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -46,6 +47,13 @@ type Session struct {
 	turnRoom int // bytes of extension context the running turn may still add
 	// mcpLeftOut names the MCP tools last left out for size, told once.
 	mcpLeftOut string
+	// One writer per session (lease.go): the lease while jobs run; the
+	// pid of another process writing the session (0: none), whether it is
+	// watched, and whether SessionStart(resume) waits for it to finish.
+	lease         *storage.Lease
+	inUse         int
+	watching      bool
+	resumePending bool
 }
 
 // thread is one model conversation: the session's main thread or a
@@ -105,13 +113,29 @@ func (a *Agent) OpenSession(ctx context.Context, id string) (*Session, error) {
 			dir = p.Path
 		}
 	}
-	s, err := a.open(ctx, info, dir)
-	if err != nil {
+	// The lease first: a session another process is writing is loaded
+	// read-only, and calls it has running are not "interrupted".
+	lease, err := a.cfg.DB.TakeLease(ctx, id)
+	var inUse *storage.InUseError
+	if err != nil && !errors.As(err, &inUse) {
 		return nil, err
 	}
+	s, err := a.open(ctx, info, dir)
+	if err != nil {
+		if lease != nil {
+			lease.Release()
+		}
+		return nil, err
+	}
+	s.lease = lease
 	if err := s.restore(ctx); err != nil {
 		s.Close()
 		return nil, err
+	}
+	if inUse != nil {
+		s.resumePending = true
+		s.refuse(inUse)
+		return s, nil
 	}
 	if err := s.repairInterrupted(ctx); err != nil {
 		s.Close()
@@ -152,25 +176,30 @@ func (s *Session) restore(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	var entries []Entry
 	for _, r := range rows {
 		e, err := decodeEntry(r)
 		if err != nil {
 			return err
 		}
-		s.main.entries = append(s.main.entries, e)
+		entries = append(entries, e)
 	}
 	comps, err := db.Compactions(ctx, s.info.ID)
 	if err != nil {
 		return err
 	}
+	epoch, summary, start := 0, "", int64(0)
 	if n := len(comps); n > 0 {
 		last := comps[n-1]
-		s.epoch, s.summary, s.main.start = last.Epoch, last.Summary, last.BoundarySeq
+		epoch, summary, start = last.Epoch, last.Summary, last.BoundarySeq
 	}
-	blocks, err := db.ContextBlocks(ctx, s.info.ID, s.epoch)
+	blocks, err := db.ContextBlocks(ctx, s.info.ID, epoch)
 	if err != nil {
 		return err
 	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.main.entries, s.epoch, s.summary, s.main.start = entries, epoch, summary, start
 	for _, b := range blocks {
 		if b.Event == lifecycle.EventSessionStart {
 			s.blocks[b.Source] = lifecycle.ContextBlock{Source: b.Source, Event: b.Event, Text: b.Content, Hash: b.Hash}
@@ -260,6 +289,9 @@ func (s *Session) enqueue(job string) {
 
 func (s *Session) work() {
 	defer s.wg.Done()
+	if !s.hold() {
+		return
+	}
 	for {
 		job, ctx, ok := s.next()
 		if !ok {
@@ -279,8 +311,13 @@ func (s *Session) next() (string, context.Context, bool) {
 	}
 	if len(s.jobs) == 0 || s.ctx.Err() != nil {
 		s.jobs, s.busy = nil, false
-		close(s.idle)
+		lease, idle := s.lease, s.idle
+		s.lease = nil
 		s.mu.Unlock()
+		if lease != nil {
+			lease.Release() // before idle: a caller waiting for it may hand the session to another process
+		}
+		close(idle)
 		s.bus.Publish(Event{Kind: EventBusy, Session: s.info.ID, Busy: false})
 		return "", nil, false
 	}
@@ -296,7 +333,9 @@ func (s *Session) next() (string, context.Context, bool) {
 
 func (s *Session) run(ctx context.Context, job string) {
 	if source, ok := strings.CutPrefix(job, "\x00"); ok {
-		s.sessionStart(ctx, source)
+		if source != jobCatchUp { // its work is hold's
+			s.sessionStart(ctx, source)
+		}
 		return
 	}
 	s.startTurnBudget() // every job (a prompt, a Ralph run) has its own room
@@ -349,6 +388,7 @@ func (s *Session) WaitIdle(ctx context.Context) error {
 func (s *Session) Close() error {
 	s.cancel()
 	s.wg.Wait()
+	s.releaseLease()
 	return s.tools.Close()
 }
 

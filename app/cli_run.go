@@ -16,6 +16,7 @@ import (
 	"github.com/agentdesk/agentdesk/agent/llm"
 	"github.com/agentdesk/agentdesk/agent/safetext"
 	"github.com/agentdesk/agentdesk/agent/tools"
+	"github.com/agentdesk/agentdesk/storage"
 )
 
 func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -50,6 +51,9 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return fail(stderr, err)
 	}
 	defer s.Close()
+	if pid := s.InUse(); pid != 0 { // one writer per session
+		return fail(stderr, &storage.InUseError{Session: s.ID(), PID: pid})
+	}
 	status := runPrompt(ctx, s, prompt, stdout, stderr)
 	endCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), agent.SessionEndBudget)
 	defer cancel()
@@ -175,8 +179,12 @@ type cliPrinter struct {
 func (p *cliPrinter) drain(b *agent.Bus) {
 	events, stream := b.Drain()
 	for _, e := range events {
-		if e.Kind == agent.EventEntry {
+		switch {
+		case e.Kind == agent.EventEntry:
 			p.entry(e.Entry)
+		case e.Kind == agent.EventInUse && e.Holder != 0: // taken by another process since it was opened
+			p.status = 1
+			fmt.Fprintln(p.errOut, "agentdesk:", safetext.Strip(e.Status))
 		}
 	}
 	if stream.Active && stream.Session == p.session && len(stream.Text) > p.printed {

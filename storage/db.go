@@ -42,6 +42,7 @@ type DB struct {
 	w       *sql.DB
 	r       *sql.DB
 	secrets *secrets.Store // secret settings: never in a row
+	leases  leases         // this process's session leases (lease.go)
 }
 
 // dsn builds a mattn/go-sqlite3 URI with net/url, because mattn cuts a raw

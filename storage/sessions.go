@@ -203,3 +203,13 @@ func (db *DB) Messages(ctx context.Context, sessionID string, fromSeq int64) ([]
 	}
 	return out, rows.Err()
 }
+
+// LastSeq is the sequence number of a session's newest message; 0 when it
+// has none.
+func (db *DB) LastSeq(ctx context.Context, sessionID string) (int64, error) {
+	var seq int64
+	if err := db.r.QueryRowContext(ctx, "SELECT COALESCE(MAX(seq), 0) FROM messages WHERE session_id = ?", sessionID).Scan(&seq); err != nil {
+		return 0, fmt.Errorf("read messages of %s: %w", sessionID, err)
+	}
+	return seq, nil
+}

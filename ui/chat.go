@@ -306,7 +306,23 @@ func (c *chatView) attach(s *agent.Session) {
 	c.stopPump = cancel
 	go c.pump(ctx, s)
 	c.setBusy(s.Busy())
+	c.setInUse(s.InUse(), nil)
 	c.u.main.Canvas().Focus(c.composer)
+}
+
+// setInUse shows whether another process is writing the open session
+// (pid 0: none); prompts it refused go back to the composer.
+func (c *chatView) setInUse(pid int, refused []string) {
+	if pid == 0 {
+		if c.st.ServerDown == "" {
+			c.banner.Hide()
+		}
+		return
+	}
+	c.showBanner(chatctl.InUseBanner(pid))
+	if len(refused) > 0 {
+		c.takeBack(strings.Join(refused, "\n\n"), "another AgentDesk window or run is writing this session")
+	}
 }
 
 // closeSession detaches the open session from the window. Its loop
@@ -380,6 +396,11 @@ func (c *chatView) apply(events []agent.Event, stream agent.Stream) {
 			c.st.Note = safetext.Strip(e.Status) // may quote a hook's statusMessage
 			c.refreshStatus()
 		case agent.EventTitle:
+			c.reloadSessions(false)
+		case agent.EventInUse:
+			c.setInUse(e.Holder, e.Queue)
+		case agent.EventReload:
+			c.transcript.setEntries(c.session.ID(), c.session.Entries())
 			c.reloadSessions(false)
 		}
 	}

@@ -135,3 +135,9 @@ func FirstLine(s string, max int) string {
 	}
 	return line
 }
+
+// InUseBanner is what the window says over a session another process
+// (pid) is writing: it is read-only here until that process finishes.
+func InUseBanner(pid int) string {
+	return fmt.Sprintf("Read-only: another AgentDesk window or run (pid %d) is writing this session. It updates here when that one finishes.", pid)
+}

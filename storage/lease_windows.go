@@ -1,0 +1,19 @@
+package storage
+
+import "golang.org/x/sys/windows"
+
+// processRuns reports whether a process of that pid exists and has not
+// exited.
+func processRuns(pid int) bool {
+	h, err := windows.OpenProcess(windows.PROCESS_QUERY_LIMITED_INFORMATION, false, uint32(pid))
+	if err != nil {
+		return false
+	}
+	defer windows.CloseHandle(h)
+	var code uint32
+	if err := windows.GetExitCodeProcess(h, &code); err != nil {
+		return false
+	}
+	const stillActive = 259
+	return code == stillActive
+}
