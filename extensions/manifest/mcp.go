@@ -352,6 +352,16 @@ func isLoopback(host string) bool {
 // checkMCPCommand validates a stdio server's program and the package
 // files its arguments name.
 func (l *loader) checkMCPCommand(s *MCPServer) []string {
+	base, err := l.cwdBase(s.Cwd)
+	if err != nil {
+		return []string{err.Error()}
+	}
+	if argv := s.Argv(); len(argv) > 0 {
+		if err := l.anchorScripts(argv, base); err != nil {
+			return []string{err.Error()}
+		}
+		s.Command, s.Args = argv[0], argv[1:]
+	}
 	var problems []string
 	for i, tok := range s.Argv() {
 		rel, ok, err := packagePath(tok)
