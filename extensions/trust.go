@@ -79,16 +79,24 @@ func (m *Manager) TrustPrompt(ctx context.Context, id string) (Trust, error) {
 			t.MCPServers = append(t.MCPServers, mcpServerInfo(s))
 		}
 	}
-	if old := m.trustedHooks(ctx, e); old != nil && e.TrustedHash != hash {
-		d := manifest.DiffHooks(old, runnableHooks(pkg))
+	if old := m.trustedPackage(ctx, e); old != nil && e.TrustedHash != hash {
+		d := trustDiff(old, pkg)
 		t.Diff = &d
 	}
 	return t, nil
 }
 
-// trustedHooks finds the hook list the user last trusted among the kept
-// versions.
-func (m *Manager) trustedHooks(ctx context.Context, e storage.Extension) []manifest.Hook {
+// trustDiff is what changed, as far as trust goes, from old to updated:
+// the hooks, and the content of the files the MCP servers run.
+func trustDiff(old, updated *manifest.Package) manifest.HookDiff {
+	d := manifest.DiffHooks(runnableHooks(old), runnableHooks(updated))
+	d.ServerFiles = manifest.DiffServerFiles(runnableServers(old), runnableServers(updated))
+	return d
+}
+
+// trustedPackage finds the version the user last trusted among the kept
+// ones.
+func (m *Manager) trustedPackage(ctx context.Context, e storage.Extension) *manifest.Package {
 	if e.TrustedHash == "" {
 		return nil
 	}
@@ -97,7 +105,7 @@ func (m *Manager) trustedHooks(ctx context.Context, e storage.Extension) []manif
 			continue
 		}
 		if pkg, hash, err := m.version(ctx, e.ID, c); err == nil && hash == e.TrustedHash {
-			return runnableHooks(pkg)
+			return pkg
 		}
 	}
 	return nil
@@ -260,7 +268,22 @@ func DiffLines(d manifest.HookDiff) []string {
 	for _, c := range d.Changed {
 		lines = append(lines, "~ "+hookLine(c.Old)+"  →  "+hookLine(c.New))
 	}
+	for _, f := range d.ServerFiles {
+		lines = append(lines, serverFileLine(f))
+	}
 	return lines
+}
+
+// serverFileLine shows a changed file an MCP server runs, with the start
+// of each content digest.
+func serverFileLine(f manifest.ServerFileChange) string {
+	switch {
+	case f.Old == "":
+		return fmt.Sprintf("+ MCP server %s runs %s (sha256 %s)", f.Server, f.Path, short(f.New))
+	case f.New == "":
+		return fmt.Sprintf("- MCP server %s no longer runs %s", f.Server, f.Path)
+	}
+	return fmt.Sprintf("~ MCP server %s: %s changed (sha256 %s → %s)", f.Server, f.Path, short(f.Old), short(f.New))
 }
 
 // hookLine shows a declared hook the way the hook list does.

@@ -54,8 +54,12 @@ type MCPServer struct {
 	UserEnv []string `json:",omitempty"`
 	// Files are the package files its command and arguments name, for
 	// the tamper check.
-	Files    []string `json:",omitempty"`
-	Inactive string   `json:",omitempty"`
+	Files []string `json:",omitempty"`
+	// FileSHA256 are the hex SHA-256 digests of Files, in the same order:
+	// part of the trust hash, so an update that changes what the server
+	// runs asks again.
+	FileSHA256 []string `json:",omitempty"`
+	Inactive   string   `json:",omitempty"`
 }
 
 // Argv is the command and its arguments, variables unexpanded.
