@@ -51,3 +51,30 @@ func TestUpdateChangingServerScriptAsksAgain(t *testing.T) {
 		t.Errorf("the review does not show server.py changed:\n%s", lines)
 	}
 }
+
+// TestTrustPromptShowsCwdAndEnvValues: what runs is the argv in its
+// working directory with its environment; the prompt shows all three,
+// with literal credentials masked.
+func TestTrustPromptShowsCwdAndEnvValues(t *testing.T) {
+	files := map[string]gittest.File{
+		".claude-plugin/plugin.json": {Body: `{"name": "cwdshow", "mcpServers": {"srv": {"command": "python3", "args": ["srv.py"],
+  "cwd": "server", "env": {"MODE": "fast", "API_TOKEN": "tok-123", "USER_KEY": "${MY_KEY}"}}}}`},
+		"server/srv.py": {Body: "print(1)\n"},
+	}
+	e := newTestEnv(t, map[string]*gittest.Repo{"cwdshow": repo(t, files)})
+	e.install("cwdshow", "")
+	trust, err := e.m.TrustPrompt(context.Background(), "cwdshow")
+	if err != nil || len(trust.MCPServers) != 1 {
+		t.Fatalf("trust = %+v, %v", trust, err)
+	}
+	sv := trust.MCPServers[0]
+	text := sv.Target() + "\n" + sv.EnvText()
+	for _, want := range []string{"${CLAUDE_PLUGIN_ROOT}/server/srv.py", "runs in server (in the package)", `MODE="fast"`, `API_TOKEN="••••••"`, `USER_KEY="${MY_KEY}"`} {
+		if !strings.Contains(text, want) {
+			t.Errorf("trust prompt lacks %q:\n%s", want, text)
+		}
+	}
+	if strings.Contains(text, "tok-123") {
+		t.Errorf("a literal credential is shown:\n%s", text)
+	}
+}

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/agentdesk/agentdesk/extensions/hookrun"
@@ -73,10 +75,12 @@ func (m *Manager) TrustPrompt(ctx context.Context, id string) (Trust, error) {
 		t.Hooks = append(t.Hooks, v)
 	}
 	for _, s := range pkg.MCPServers {
+		v := mcpServerInfo(s)
+		v.Env, v.Headers = trustValues(s.Env), trustValues(s.Headers)
 		if s.Inactive != "" {
-			t.NotRunServers = append(t.NotRunServers, mcpServerInfo(s))
+			t.NotRunServers = append(t.NotRunServers, v)
 		} else {
-			t.MCPServers = append(t.MCPServers, mcpServerInfo(s))
+			t.MCPServers = append(t.MCPServers, v)
 		}
 	}
 	if old := m.trustedPackage(ctx, e); old != nil && e.TrustedHash != hash {
@@ -300,4 +304,38 @@ func effectiveTimeout(own int, def time.Duration) int {
 		d = def
 	}
 	return int(min(d, hookrun.MaxTimeout) / time.Second)
+}
+
+// trustValues shows declared env or header values as written: a ${VAR}
+// reference is shown as such (its value is the user's, never shown), a
+// literal value of a credential-looking name is masked.
+func trustValues(list []manifest.NameValue) []string {
+	var out []string
+	for _, nv := range list {
+		v := nv.Value
+		if secretName(nv.Name) && !strings.Contains(v, "${") && v != "" {
+			v = "••••••"
+		}
+		out = append(out, nv.Name+"="+strconv.Quote(v))
+	}
+	return out
+}
+
+func secretName(name string) bool {
+	n := strings.ToUpper(name)
+	for _, w := range []string{"KEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD", "AUTHORIZATION", "CREDENTIAL", "COOKIE"} {
+		if strings.Contains(n, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// cwdText words a server's declared working directory for the trust
+// prompt: the project, or a folder of the package.
+func cwdText(cwd string) string {
+	if strings.HasPrefix(cwd, "${CLAUDE_PROJECT_DIR}") {
+		return cwd + " (the open project)"
+	}
+	return cwd + " (in the package)"
 }
