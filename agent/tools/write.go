@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/agentdesk/agentdesk/agent/llm"
@@ -34,11 +35,21 @@ type change struct {
 
 // diff is the change as a unified diff; a created file is all additions.
 func (c change) diff() string {
-	oldLabel := "a/" + c.shown
+	oldLabel := diffLabel("a/" + c.shown)
 	if !c.existed {
 		oldLabel = "/dev/null"
 	}
-	return unifiedDiff(oldLabel, "b/"+c.shown, c.before, c.after)
+	return unifiedDiff(oldLabel, diffLabel("b/"+c.shown), c.before, c.after)
+}
+
+// diffLabel quotes a diff header's file name the way git does when it
+// holds a control character, a quote or a backslash, so a newline in a
+// name cannot end the header and forge the lines after it.
+func diffLabel(name string) string {
+	if strings.IndexFunc(name, func(r rune) bool { return r < 0x20 || r == 0x7f || r == '"' || r == '\\' }) < 0 {
+		return name
+	}
+	return strconv.Quote(name)
 }
 
 // apply writes the new content atomically, creating parent directories:
