@@ -266,7 +266,7 @@ func (m *Manager) activateUpdate(ctx context.Context, e storage.Extension, ref s
 	res := UpdateResult{Info: info, OldCommit: e.ActiveCommit, NewCommit: s.commit}
 	if oldErr == nil {
 		res.OldVersion = oldPkg.Manifest.Version
-		res.Hooks = manifest.DiffHooks(runnableHooks(oldPkg), runnableHooks(s.pkg))
+		res.Hooks = trustDiff(oldPkg, s.pkg)
 		res.SkillsDiff = skillsDiff(oldPkg, s.pkg)
 	}
 	return res, err

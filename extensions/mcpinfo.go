@@ -50,6 +50,9 @@ func (s MCPServer) Target() string {
 // it reads, for the trust prompt.
 func (s MCPServer) EnvText() string {
 	var parts []string
+	if s.Cwd != "" {
+		parts = append(parts, "runs in "+cwdText(s.Cwd))
+	}
 	if len(s.Env) > 0 {
 		parts = append(parts, "env "+strings.Join(s.Env, ", "))
 	}

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/agentdesk/agentdesk/extensions/hookrun"
@@ -73,22 +75,32 @@ func (m *Manager) TrustPrompt(ctx context.Context, id string) (Trust, error) {
 		t.Hooks = append(t.Hooks, v)
 	}
 	for _, s := range pkg.MCPServers {
+		v := mcpServerInfo(s)
+		v.Env, v.Headers = trustValues(s.Env), trustValues(s.Headers)
 		if s.Inactive != "" {
-			t.NotRunServers = append(t.NotRunServers, mcpServerInfo(s))
+			t.NotRunServers = append(t.NotRunServers, v)
 		} else {
-			t.MCPServers = append(t.MCPServers, mcpServerInfo(s))
+			t.MCPServers = append(t.MCPServers, v)
 		}
 	}
-	if old := m.trustedHooks(ctx, e); old != nil && e.TrustedHash != hash {
-		d := manifest.DiffHooks(old, runnableHooks(pkg))
+	if old := m.trustedPackage(ctx, e); old != nil && e.TrustedHash != hash {
+		d := trustDiff(old, pkg)
 		t.Diff = &d
 	}
 	return t, nil
 }
 
-// trustedHooks finds the hook list the user last trusted among the kept
-// versions.
-func (m *Manager) trustedHooks(ctx context.Context, e storage.Extension) []manifest.Hook {
+// trustDiff is what changed, as far as trust goes, from old to updated:
+// the hooks, and the content of the files the MCP servers run.
+func trustDiff(old, updated *manifest.Package) manifest.HookDiff {
+	d := manifest.DiffHooks(runnableHooks(old), runnableHooks(updated))
+	d.ServerFiles = manifest.DiffServerFiles(runnableServers(old), runnableServers(updated))
+	return d
+}
+
+// trustedPackage finds the version the user last trusted among the kept
+// ones.
+func (m *Manager) trustedPackage(ctx context.Context, e storage.Extension) *manifest.Package {
 	if e.TrustedHash == "" {
 		return nil
 	}
@@ -97,7 +109,7 @@ func (m *Manager) trustedHooks(ctx context.Context, e storage.Extension) []manif
 			continue
 		}
 		if pkg, hash, err := m.version(ctx, e.ID, c); err == nil && hash == e.TrustedHash {
-			return runnableHooks(pkg)
+			return pkg
 		}
 	}
 	return nil
@@ -260,7 +272,22 @@ func DiffLines(d manifest.HookDiff) []string {
 	for _, c := range d.Changed {
 		lines = append(lines, "~ "+hookLine(c.Old)+"  →  "+hookLine(c.New))
 	}
+	for _, f := range d.ServerFiles {
+		lines = append(lines, serverFileLine(f))
+	}
 	return lines
+}
+
+// serverFileLine shows a changed file an MCP server runs, with the start
+// of each content digest.
+func serverFileLine(f manifest.ServerFileChange) string {
+	switch {
+	case f.Old == "":
+		return fmt.Sprintf("+ MCP server %s runs %s (sha256 %s)", f.Server, f.Path, short(f.New))
+	case f.New == "":
+		return fmt.Sprintf("- MCP server %s no longer runs %s", f.Server, f.Path)
+	}
+	return fmt.Sprintf("~ MCP server %s: %s changed (sha256 %s → %s)", f.Server, f.Path, short(f.Old), short(f.New))
 }
 
 // hookLine shows a declared hook the way the hook list does.
@@ -277,4 +304,38 @@ func effectiveTimeout(own int, def time.Duration) int {
 		d = def
 	}
 	return int(min(d, hookrun.MaxTimeout) / time.Second)
+}
+
+// trustValues shows declared env or header values as written: a ${VAR}
+// reference is shown as such (its value is the user's, never shown), a
+// literal value of a credential-looking name is masked.
+func trustValues(list []manifest.NameValue) []string {
+	var out []string
+	for _, nv := range list {
+		v := nv.Value
+		if secretName(nv.Name) && !strings.Contains(v, "${") && v != "" {
+			v = "••••••"
+		}
+		out = append(out, nv.Name+"="+strconv.Quote(v))
+	}
+	return out
+}
+
+func secretName(name string) bool {
+	n := strings.ToUpper(name)
+	for _, w := range []string{"KEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD", "AUTHORIZATION", "CREDENTIAL", "COOKIE"} {
+		if strings.Contains(n, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// cwdText words a server's declared working directory for the trust
+// prompt: the project, or a folder of the package.
+func cwdText(cwd string) string {
+	if strings.HasPrefix(cwd, "${CLAUDE_PROJECT_DIR}") {
+		return cwd + " (the open project)"
+	}
+	return cwd + " (in the package)"
 }

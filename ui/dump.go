@@ -117,6 +117,9 @@ func visibleText(o fyne.CanvasObject) string {
 	case *widget.Check:
 		return "[" + map[bool]string{true: "x", false: " "}[x.Checked] + "] " + x.Text
 	case *widget.Entry:
+		if x.Password && x.Text != "" {
+			return "(password, not shown)" // the API key field: never in a file
+		}
 		return x.Text
 	case *widget.RichText:
 		return x.String()

@@ -2,12 +2,15 @@ package tools
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/agentdesk/agentdesk/agent/llm"
@@ -32,33 +35,141 @@ type change struct {
 
 // diff is the change as a unified diff; a created file is all additions.
 func (c change) diff() string {
-	oldLabel := "a/" + c.shown
+	oldLabel := diffLabel("a/" + c.shown)
 	if !c.existed {
 		oldLabel = "/dev/null"
 	}
-	return unifiedDiff(oldLabel, "b/"+c.shown, c.before, c.after)
+	return unifiedDiff(oldLabel, diffLabel("b/"+c.shown), c.before, c.after)
 }
 
-// apply writes the new content, creating parent directories. An existing
-// file is truncated in place, which keeps its mode and hard links.
+// diffLabel quotes a diff header's file name the way git does when it
+// holds a control character, a quote or a backslash, so a newline in a
+// name cannot end the header and forge the lines after it.
+func diffLabel(name string) string {
+	if strings.IndexFunc(name, func(r rune) bool { return r < 0x20 || r == 0x7f || r == '"' || r == '\\' }) < 0 {
+		return name
+	}
+	return strconv.Quote(name)
+}
+
+// apply writes the new content atomically, creating parent directories:
+// the content goes to a temporary file in the same folder, which is
+// synced, given the old file's mode and renamed over it, so a failed
+// write (a full disk, an I/O error) leaves the old file whole. A symlink
+// inside the project is written through: its target gets the content.
+// Another hard link to the file keeps the old content, as after any
+// editor's atomic save.
 func (c change) apply() error {
 	if dir := filepath.Dir(c.loc.name); dir != "." {
 		if err := c.loc.root.MkdirAll(dir, newDirMode); err != nil {
 			return pathProblem("create the directory for", c.shown, err)
 		}
 	}
-	f, err := c.loc.root.OpenFile(c.loc.name, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, newFileMode)
+	name, err := c.target()
 	if err != nil {
 		return pathProblem("write", c.shown, err)
 	}
-	if _, err := f.WriteString(c.after); err != nil {
-		f.Close()
-		return pathProblem("write", c.shown, err)
-	}
-	if err := f.Close(); err != nil {
+	if err := writeAtomic(c.loc.root, name, c.after); err != nil {
+		if c.existed {
+			return fmt.Errorf("%w; %s is unchanged", pathProblem("write", c.shown, err), c.shown)
+		}
 		return pathProblem("write", c.shown, err)
 	}
 	return nil
+}
+
+// maxLinks bounds the symlinks followed to the file a write replaces.
+const maxLinks = 40
+
+// target is the name the write replaces: the change's own, or the file
+// its symlinks lead to (which the root keeps inside the project).
+func (c change) target() (string, error) {
+	name := c.loc.name
+	for range maxLinks {
+		info, err := c.loc.root.Lstat(name)
+		if errors.Is(err, fs.ErrNotExist) {
+			return name, nil
+		}
+		if err != nil {
+			return "", err
+		}
+		if info.Mode()&fs.ModeSymlink == 0 {
+			return name, nil
+		}
+		link, err := c.loc.root.Readlink(name)
+		if err != nil {
+			return "", err
+		}
+		next := filepath.Join(filepath.Dir(name), link)
+		if filepath.IsAbs(link) || !filepath.IsLocal(next) {
+			return "", fmt.Errorf("the symlink leads outside the project (%s)", link)
+		}
+		name = next
+	}
+	return "", fmt.Errorf("more than %d symlinks", maxLinks)
+}
+
+// writeAtomic replaces name in root with content through a synced
+// temporary file renamed over it, keeping an existing file's mode.
+func writeAtomic(root *os.Root, name, content string) (err error) {
+	mode := fs.FileMode(newFileMode)
+	info, statErr := root.Stat(name)
+	if statErr == nil {
+		mode = info.Mode().Perm()
+	}
+	tmp, f, err := createTemp(root, name)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			root.Remove(tmp)
+		}
+	}()
+	if statErr == nil {
+		if err := f.Chmod(mode); err != nil {
+			return err
+		}
+	}
+	if _, err := f.WriteString(content); err != nil {
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	if err := root.Rename(tmp, name); err != nil {
+		return err
+	}
+	syncDir(root, filepath.Dir(name))
+	return nil
+}
+
+// createTemp makes a new, empty file beside name.
+func createTemp(root *os.Root, name string) (string, *os.File, error) {
+	for range 10 {
+		var b [6]byte
+		rand.Read(b[:])
+		tmp := filepath.Join(filepath.Dir(name), "."+filepath.Base(name)+".agentdesk-"+hex.EncodeToString(b[:]))
+		f, err := root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, newFileMode)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		return tmp, f, err
+	}
+	return "", nil, errors.New("no free temporary name")
+}
+
+// syncDir makes the rename durable where the system allows syncing a
+// folder (not Windows); the content is already synced either way.
+func syncDir(root *os.Root, dir string) {
+	if d, err := root.Open(dir); err == nil {
+		d.Sync()
+		d.Close()
+	}
 }
 
 // planChange resolves a project path and reads what it holds now.

@@ -3,6 +3,7 @@ package tools
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -162,5 +163,20 @@ func TestEditFilePreview(t *testing.T) {
 	}
 	if got := readFileT(t, filepath.Join(dir, "f.txt")); got != "one\ntwo\nthree\n" {
 		t.Errorf("Preview changed the file to %q", got)
+	}
+}
+
+// TestDiffHeaderQuotesNewlinesInNames: a newline in a file name cannot
+// split the approval's diff header into forged lines.
+func TestDiffHeaderQuotesNewlinesInNames(t *testing.T) {
+	s, _ := newTestSet(t, nil, Options{})
+	tool, _ := s.Lookup("write_file")
+	p, err := tool.Preview(args(t, map[string]any{"path": "x\n+++ b/other.txt", "content": "hi\n"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	header := strings.SplitN(p.Diff, "\n", 3)
+	if len(header) < 2 || header[1] != `+++ "b/x\n+++ b/other.txt"` {
+		t.Fatalf("diff header = %q", header)
 	}
 }

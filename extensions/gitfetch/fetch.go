@@ -126,7 +126,7 @@ func (c *call) commitIn(objects *memory.Storage, hash plumbing.Hash) (snapshot, 
 // by downloading history: the server refused the want, rather than the
 // network, the credentials, the limits or the caller stopping it.
 func (c *call) retryable(err error) bool {
-	if c.ctx.Err() != nil || c.overLimit.Load() {
+	if c.ctx.Err() != nil || c.overLimit.Load() || errors.Is(err, ErrTooLarge) {
 		return false
 	}
 	for _, cause := range causes(err) {
@@ -140,7 +140,7 @@ func (c *call) retryable(err error) bool {
 // download fetches specs into fresh memory storage with no tags (a tag
 // is fetched only when it is the ref asked for) and no submodules.
 func (c *call) download(specs []config.RefSpec, depth int) (*memory.Storage, error) {
-	objects := &countingStorage{Storage: memory.NewStorage(), progress: c.progress}
+	objects := &countingStorage{Storage: memory.NewStorage(), progress: c.progress, limits: c.limits}
 	remote := git.NewRemote(objects, &config.RemoteConfig{Name: git.DefaultRemoteName, URLs: []string{c.url}})
 	err := remote.FetchContext(c.ctx, &git.FetchOptions{
 		RefSpecs: specs,
@@ -149,6 +149,9 @@ func (c *call) download(specs []config.RefSpec, depth int) (*memory.Storage, err
 		Progress: c.sideband(),
 	})
 	c.progress.flush()
+	if objects.refused != nil && c.ctx.Err() == nil && !c.overLimit.Load() {
+		return nil, objects.refused
+	}
 	if err != nil && !errors.Is(err, git.NoErrAlreadyUpToDate) {
 		return nil, err
 	}
@@ -170,6 +173,9 @@ func (c *call) sideband() sideband.Progress {
 type countingStorage struct {
 	*memory.Storage
 	progress *reporter
+	limits   Limits
+	// refused is the size limit the pack broke (see packcheck.go).
+	refused error
 }
 
 func (s *countingStorage) SetEncodedObject(obj plumbing.EncodedObject) (plumbing.Hash, error) {

@@ -2,6 +2,7 @@ package gitfetch
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -68,6 +69,9 @@ func (c *call) fail(err error) error {
 	}
 	if c.overLimit.Load() {
 		return c.wireLimitError()
+	}
+	if errors.Is(err, ErrTooLarge) {
+		return fmt.Errorf("fetch %s: %w", c.url, err)
 	}
 	return classify(err, c.url, c.host)
 }

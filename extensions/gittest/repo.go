@@ -5,9 +5,12 @@
 package gittest
 
 import (
+	"compress/zlib"
 	"fmt"
+	"io"
 	"os"
 	"path"
+	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -255,4 +258,49 @@ func (r *Repo) fileEntry(t testing.TB, name string, f File) object.TreeEntry {
 	default:
 		return object.TreeEntry{Name: name, Mode: filemode.Regular, Hash: r.writeBlob(t, f.Body)}
 	}
+}
+
+// CommitZeros commits a tree holding one file of size zero bytes at name
+// on branch. The blob is written as a loose object streaming through
+// zlib, never held in memory: a few megabytes on disk for gigabytes of
+// content (a decompression bomb).
+func (r *Repo) CommitZeros(t testing.TB, branch, name string, size int64) string {
+	t.Helper()
+	blob, err := writeZerosObject(r.Dir, size)
+	if err != nil {
+		t.Fatalf("write a blob of %d zeros: %v", size, err)
+	}
+	tree := r.writeObject(t, &object.Tree{Entries: []object.TreeEntry{{Name: name, Mode: filemode.Regular, Hash: blob}}})
+	commit := r.writeObject(t, r.newCommit(tree, "zeros"))
+	r.setRef(t, plumbing.NewHashReference(plumbing.NewBranchReferenceName(branch), commit))
+	return commit.String()
+}
+
+func writeZerosObject(dir string, size int64) (plumbing.Hash, error) {
+	tmp, err := os.CreateTemp(filepath.Join(dir, "objects"), "zeros")
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	defer os.Remove(tmp.Name())
+	defer tmp.Close()
+	hasher := plumbing.NewHasher(plumbing.BlobObject, size)
+	zw, _ := zlib.NewWriterLevel(tmp, zlib.BestSpeed)
+	fmt.Fprintf(zw, "blob %d\x00", size)
+	out := io.MultiWriter(zw, hasher)
+	chunk := make([]byte, 1<<20)
+	for left := size; left > 0; left -= int64(len(chunk)) {
+		if _, err := out.Write(chunk[:min(left, int64(len(chunk)))]); err != nil {
+			return plumbing.ZeroHash, err
+		}
+	}
+	if err := zw.Close(); err != nil {
+		return plumbing.ZeroHash, err
+	}
+	h := hasher.Sum()
+	hex := h.String()
+	final := filepath.Join(dir, "objects", hex[:2], hex[2:])
+	if err := os.MkdirAll(filepath.Dir(final), 0o755); err != nil {
+		return plumbing.ZeroHash, err
+	}
+	return h, os.Rename(tmp.Name(), final)
 }

@@ -36,12 +36,21 @@ func (l *loader) stampHookFiles() error {
 		paths = append(paths, s.Files...)
 	}
 	slices.Sort(paths)
+	sums := map[string]string{}
 	for _, p := range slices.Compact(paths) {
 		stamp, err := stampFile(filepath.Join(l.root.dir, filepath.FromSlash(p)), p)
 		if err != nil {
 			return err
 		}
 		l.pkg.Stamps = append(l.pkg.Stamps, stamp)
+		sums[p] = stamp.SHA256
+	}
+	for i := range l.pkg.MCPServers {
+		s := &l.pkg.MCPServers[i]
+		s.FileSHA256 = nil
+		for _, f := range s.Files {
+			s.FileSHA256 = append(s.FileSHA256, sums[f])
+		}
 	}
 	return nil
 }

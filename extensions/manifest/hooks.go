@@ -316,6 +316,9 @@ func timeoutSeconds(v *float64) (int, error) {
 // files for the tamper check, notes unknown variables, and decides whether
 // the program itself can run.
 func (l *loader) checkArgv(h *Hook) error {
+	if err := l.anchorScripts(h.Argv, ""); err != nil {
+		return err
+	}
 	l.checkOptionRefs(h)
 	for _, ref := range unknownVariables(h.Argv) {
 		l.note("%s hook %s: %s is not a variable AgentDesk sets; it is passed as written", h.Event, displayCommand(*h), ref)

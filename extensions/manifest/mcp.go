@@ -54,8 +54,12 @@ type MCPServer struct {
 	UserEnv []string `json:",omitempty"`
 	// Files are the package files its command and arguments name, for
 	// the tamper check.
-	Files    []string `json:",omitempty"`
-	Inactive string   `json:",omitempty"`
+	Files []string `json:",omitempty"`
+	// FileSHA256 are the hex SHA-256 digests of Files, in the same order:
+	// part of the trust hash, so an update that changes what the server
+	// runs asks again.
+	FileSHA256 []string `json:",omitempty"`
+	Inactive   string   `json:",omitempty"`
 }
 
 // Argv is the command and its arguments, variables unexpanded.
@@ -352,6 +356,16 @@ func isLoopback(host string) bool {
 // checkMCPCommand validates a stdio server's program and the package
 // files its arguments name.
 func (l *loader) checkMCPCommand(s *MCPServer) []string {
+	base, err := l.cwdBase(s.Cwd)
+	if err != nil {
+		return []string{err.Error()}
+	}
+	if argv := s.Argv(); len(argv) > 0 {
+		if err := l.anchorScripts(argv, base); err != nil {
+			return []string{err.Error()}
+		}
+		s.Command, s.Args = argv[0], argv[1:]
+	}
 	var problems []string
 	for i, tok := range s.Argv() {
 		rel, ok, err := packagePath(tok)

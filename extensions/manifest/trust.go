@@ -4,6 +4,8 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
+	"maps"
+	"slices"
 	"strings"
 )
 
@@ -73,11 +75,13 @@ type HookDiff struct {
 	Added   []Hook
 	Removed []Hook
 	Changed []HookChange
+	// ServerFiles are the MCP servers' files whose content changed.
+	ServerFiles []ServerFileChange
 }
 
 // Empty reports whether the two lists are equal as far as trust goes.
 func (d HookDiff) Empty() bool {
-	return len(d.Added) == 0 && len(d.Removed) == 0 && len(d.Changed) == 0
+	return len(d.Added) == 0 && len(d.Removed) == 0 && len(d.Changed) == 0 && len(d.ServerFiles) == 0
 }
 
 // DiffHooks pairs hooks by event and matcher, then by position within that
@@ -123,7 +127,9 @@ const mcpHashVersion = "agentdesk-mcp-v1"
 // trusted before servers ran stays trusted. Each server adds its name,
 // type, argv, cwd, env and headers (names and values as written, so a
 // changed ${VAR} needs trust again), URL, OAuth, the user environment
-// variables it reads, and whether it is inactive.
+// variables it reads, whether it is inactive, and the package files its
+// command names with their SHA-256 (so an update that changes server.py
+// is reviewed again).
 func TrustHash(hooks []Hook, servers []MCPServer) string {
 	if len(servers) == 0 {
 		return HooksHash(hooks)
@@ -149,7 +155,59 @@ func encodeMCPServer(s MCPServer) []byte {
 	b = appendString(b, s.URL)
 	b = appendPairs(b, s.Headers)
 	b = appendStrings(b, s.UserEnv)
-	return append(b, flag(s.OAuth), flag(s.Inactive != ""))
+	b = append(b, flag(s.OAuth), flag(s.Inactive != ""))
+	if len(s.Files) > 0 { // only then, so servers naming no package file keep their hashes
+		b = appendStrings(append(b, 'f'), s.Files)
+		b = appendStrings(b, s.FileSHA256)
+	}
+	return b
+}
+
+// ServerFileChange is a package file an MCP server's command names whose
+// content differs from the trusted version's (Old or New empty: the
+// server did not name it there).
+type ServerFileChange struct {
+	Server, Path, Old, New string
+}
+
+// DiffServerFiles lists the files of same-named servers whose content
+// changed, appeared or went away, in the order of updated.
+func DiffServerFiles(old, updated []MCPServer) []ServerFileChange {
+	before := map[string]map[string]string{}
+	for _, s := range old {
+		before[s.Name] = fileSums(s)
+	}
+	var out []ServerFileChange
+	for _, s := range updated {
+		was, ok := before[s.Name]
+		if !ok {
+			continue // a new server is shown whole
+		}
+		now := fileSums(s)
+		for _, f := range s.Files {
+			if was[f] != now[f] {
+				out = append(out, ServerFileChange{Server: s.Name, Path: f, Old: was[f], New: now[f]})
+			}
+		}
+		for _, f := range slices.Sorted(maps.Keys(was)) {
+			if _, still := now[f]; !still {
+				out = append(out, ServerFileChange{Server: s.Name, Path: f, Old: was[f]})
+			}
+		}
+	}
+	return out
+}
+
+func fileSums(s MCPServer) map[string]string {
+	m := map[string]string{}
+	for i, f := range s.Files {
+		if i < len(s.FileSHA256) {
+			m[f] = s.FileSHA256[i]
+		} else {
+			m[f] = ""
+		}
+	}
+	return m
 }
 
 func appendStrings(b []byte, list []string) []byte {

@@ -18,7 +18,6 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"strings"
 	"sync"
 	"time"
 
@@ -38,7 +37,8 @@ const (
 	MaxStderr = 8 << 10
 	// connectTimeout bounds a remote server's TCP and TLS setup.
 	connectTimeout = 10 * time.Second
-	// maxLine bounds one JSON-RPC message from a server.
+	// maxLine bounds one JSON-RPC message from a server: a stdio line, a
+	// remote JSON body or one event of a stream.
 	maxLine = 8 << 20
 )
 
@@ -127,13 +127,22 @@ func (c *Conn) transport() (mcp.Transport, error) {
 	case Stdio, "":
 		return c.startProcess()
 	case HTTP:
-		t := &mcp.StreamableClientTransport{Endpoint: c.spec.URL, HTTPClient: c.httpClient(), MaxRetries: 2, OAuthHandler: needsSignIn{}}
+		client, err := c.httpClient()
+		if err != nil {
+			return nil, err
+		}
+		t := &mcp.StreamableClientTransport{Endpoint: c.spec.URL, HTTPClient: client, MaxRetries: 2, OAuthHandler: needsSignIn{},
+			MaxEventSize: maxLine}
 		if c.spec.Credentials != nil {
 			t.OAuthHandler = newStoredToken(c.spec.Credentials, c.spec.HTTPClient, c.spec.OnToken)
 		}
 		return t, nil
 	case SSE:
-		return &mcp.SSEClientTransport{Endpoint: c.spec.URL, HTTPClient: c.httpClient()}, nil
+		client, err := c.httpClient()
+		if err != nil {
+			return nil, err
+		}
+		return &mcp.SSEClientTransport{Endpoint: c.spec.URL, HTTPClient: client, MaxEventSize: maxLine}, nil
 	}
 	return nil, fmt.Errorf("transport %q is not supported", c.spec.Type)
 }
@@ -287,10 +296,15 @@ func (c *Conn) Close() error {
 	return nil
 }
 
-// httpClient bounds connects and TLS handshakes and adds the declared
-// headers; certificates are always verified (system roots, which honour
-// SSL_CERT_FILE).
-func (c *Conn) httpClient() *http.Client {
+// httpClient bounds connects and TLS handshakes, adds the declared
+// headers, keeps every request and redirect within the declared origin
+// and bounds response bodies; certificates are always verified (system
+// roots, which honour SSL_CERT_FILE).
+func (c *Conn) httpClient() (*http.Client, error) {
+	u, err := CheckURL(c.spec.URL)
+	if err != nil {
+		return nil, err
+	}
 	base := c.spec.HTTPClient
 	if base == nil {
 		base = &http.Client{Transport: &http.Transport{
@@ -303,26 +317,11 @@ func (c *Conn) httpClient() *http.Client {
 	if rt == nil {
 		rt = http.DefaultTransport
 	}
+	o := originOf(u)
 	out := *base
-	out.Transport = headerTransport{base: rt, headers: c.spec.Headers}
-	return &out
-}
-
-type headerTransport struct {
-	base    http.RoundTripper
-	headers map[string]string
-}
-
-func (t headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	if len(t.headers) > 0 {
-		req = req.Clone(req.Context())
-		for k, v := range t.headers {
-			if strings.TrimSpace(v) != "" && req.Header.Get(k) == "" {
-				req.Header.Set(k, v)
-			}
-		}
-	}
-	return t.base.RoundTrip(req)
+	out.Transport = originTransport{base: rt, origin: o, headers: c.spec.Headers}
+	out.CheckRedirect = o.checkRedirect
+	return &out, nil
 }
 
 // lockedTail guards a HeadTail written by the child's stderr copier and

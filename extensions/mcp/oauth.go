@@ -105,8 +105,12 @@ func SignIn(ctx context.Context, s SignInSpec) (*Credentials, error) {
 		return nil, fmt.Errorf("sign in: %w", err)
 	}
 	c := &Conn{spec: Spec{URL: s.URL, Headers: s.Headers, HTTPClient: s.HTTPClient}}
-	transport := &mcp.StreamableClientTransport{Endpoint: s.URL, HTTPClient: c.httpClient(), MaxRetries: -1, OAuthHandler: handler,
-		DisableStandaloneSSE: true}
+	client, err := c.httpClient()
+	if err != nil {
+		return nil, fmt.Errorf("sign in: %w", err)
+	}
+	transport := &mcp.StreamableClientTransport{Endpoint: s.URL, HTTPClient: client, MaxRetries: -1, OAuthHandler: handler,
+		DisableStandaloneSSE: true, MaxEventSize: maxLine}
 	session, err := mcp.NewClient(&mcp.Implementation{Name: "agentdesk", Version: "1"}, nil).Connect(ctx, transport, nil)
 	if err != nil {
 		return nil, fmt.Errorf("sign in to %s: %w", s.URL, err)

@@ -33,7 +33,8 @@ type Tool struct {
 	Problem string
 }
 
-// Tools lists the server's tools (all pages, at most MaxTools), each
+// Tools lists the server's tools (all pages, at most MaxTools, then one
+// left-out entry saying the rest were not used), each
 // schema validated: a tool whose schema is not a valid JSON Schema object
 // keeps its name with the Problem, and is never offered to the model.
 func (c *Conn) Tools(ctx context.Context) ([]Tool, error) {
@@ -43,7 +44,10 @@ func (c *Conn) Tools(ctx context.Context) ([]Tool, error) {
 			return nil, fmt.Errorf("list tools: %w", err)
 		}
 		if len(out) == MaxTools {
-			return out, fmt.Errorf("offers more than %d tools; the rest are left out", MaxTools)
+			// Said where the tools are listed (a left-out entry becomes a
+			// notice in the turn and a line on the card), not dropped.
+			return append(out, Tool{Name: fmt.Sprintf("(tools after the first %d)", MaxTools),
+				Problem: fmt.Sprintf("the server offers more than %d tools; AgentDesk uses the first %d", MaxTools, MaxTools)}), nil
 		}
 		out = append(out, toTool(t))
 	}
