@@ -19,7 +19,9 @@ func TestTooManyToolsAreSaid(t *testing.T) {
 	srv := sdk.NewServer(&sdk.Implementation{Name: "many", Version: "1"}, nil)
 	for i := range 5000 {
 		srv.AddTool(&sdk.Tool{Name: fmt.Sprintf("t%04d", i), InputSchema: json.RawMessage(`{"type":"object"}`)},
-			func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) { return &sdk.CallToolResult{}, nil })
+			func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+				return &sdk.CallToolResult{}, nil
+			})
 	}
 	ts := httptest.NewTLSServer(sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv }, nil))
 	t.Cleanup(ts.Close)
