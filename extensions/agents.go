@@ -40,7 +40,10 @@ func (d *Dispatcher) Agents(projectDir string) lifecycle.AgentSet {
 // deterministic, in installation order, never one silently hiding
 // another.
 func agentSet(xs []active, projectDir string) lifecycle.AgentSet {
-	owners := map[string][]string{}
+	// The built-in general-purpose agent owns its name: an extension's
+	// agent of that name is offered by "EXT:general-purpose" (else it
+	// would be listed twice and never reached).
+	owners := map[string][]string{generalPurpose: {builtInAgent}}
 	for _, x := range xs {
 		for _, a := range x.pkg.Agents {
 			owners[a.Name] = append(owners[a.Name], x.id)
@@ -53,7 +56,7 @@ func agentSet(xs []active, projectDir string) lifecycle.AgentSet {
 			out := agentOf(x, a, v)
 			if len(owners[a.Name]) > 1 {
 				out.Name = out.Type
-				if owners[a.Name][0] == x.id { // the conflict once, at its first owner
+				if firstExtension(owners[a.Name]) == x.id { // the conflict once, at its first owner
 					set.Conflicts = append(set.Conflicts, lifecycle.AgentConflict{Name: a.Name, Sources: owners[a.Name]})
 				}
 			}
@@ -61,6 +64,23 @@ func agentSet(xs []active, projectDir string) lifecycle.AgentSet {
 		}
 	}
 	return set
+}
+
+// builtInAgent names AgentDesk itself among an agent name's owners, and
+// generalPurpose is its agent's name (agent.GeneralPurpose, which this
+// package cannot import).
+const (
+	builtInAgent   = "built-in"
+	generalPurpose = "general-purpose"
+)
+
+func firstExtension(owners []string) string {
+	for _, o := range owners {
+		if o != builtInAgent {
+			return o
+		}
+	}
+	return ""
 }
 
 // agentOf is the loop's view of one agent. What is shown to people or to

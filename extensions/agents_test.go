@@ -39,3 +39,18 @@ func TestAgentSetNamespacesConflicts(t *testing.T) {
 		t.Errorf("planner tools %q", set.Agents[1].Tools)
 	}
 }
+
+// An extension's agent named like the built-in general-purpose one is
+// offered namespaced, with the conflict, so both stay reachable and the
+// name is listed once.
+func TestAgentNamedGeneralPurposeIsNamespaced(t *testing.T) {
+	x := active{id: "gp", label: "GP", dir: "/store/gp", pkg: &manifest.Package{Agents: []manifest.Agent{
+		{Name: "general-purpose", Description: "mine"}}}}
+	set := agentSet([]active{x}, "/proj")
+	if len(set.Agents) != 1 || set.Agents[0].Name != "gp:general-purpose" {
+		t.Fatalf("agents %+v", set.Agents)
+	}
+	if len(set.Conflicts) != 1 || !slices.Equal(set.Conflicts[0].Sources, []string{"built-in", "gp"}) {
+		t.Errorf("conflicts %+v", set.Conflicts)
+	}
+}

@@ -133,7 +133,7 @@ func TestMCPServersListedForTrustAndNotStartedAtInstall(t *testing.T) {
 		t.Fatalf("trust prompt servers %+v, not run %+v", tr.MCPServers, tr.NotRunServers)
 	}
 	fix := tr.MCPServers[0]
-	if exe, _ := os.Executable(); !slices.Equal(fix.Argv, []string{exe}) || !slices.Contains(fix.Env, "GREETING") ||
+	if exe, _ := os.Executable(); !slices.Equal(fix.Argv, []string{exe}) || !slices.Contains(fix.Env, `GREETING="${MY_GREETING}"`) ||
 		!slices.Equal(fix.UserEnv, []string{"MY_GREETING"}) || !strings.Contains(fix.EnvText(), "reads MY_GREETING from your environment") {
 		t.Errorf("trusted server shown as %+v", fix)
 	}

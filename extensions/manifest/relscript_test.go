@@ -127,3 +127,16 @@ func TestMCPCwdMustBeInsideThePackage(t *testing.T) {
 		})
 	}
 }
+
+// A relative program path was listed as "will run" at trust and then
+// always failed (hooks resolve it against the project); it now names the
+// package's program, or is refused at install.
+func TestRelativeProgramIsThePackages(t *testing.T) {
+	pkg := mustLoad(t, writeTree(t, t.TempDir(), hookPlugin("./bin/h.sh go", map[string]string{"bin/h.sh*": "#!/bin/sh\necho hi\n"})))
+	if got := pkg.Hooks[0].Argv; len(got) != 2 || got[0] != "${CLAUDE_PLUGIN_ROOT}/bin/h.sh" || pkg.Hooks[0].Inactive != "" {
+		t.Fatalf("argv %q, inactive %q", got, pkg.Hooks[0].Inactive)
+	}
+	if _, err := Load(writeTree(t, t.TempDir(), hookPlugin("./bin/missing.sh", nil))); err == nil {
+		t.Fatal("a relative program missing from the package was accepted")
+	}
+}

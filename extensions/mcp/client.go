@@ -114,6 +114,7 @@ func Connect(ctx context.Context, s Spec) (*Conn, error) {
 	}
 	session, err := client.Connect(ctx, transport, nil)
 	if err != nil {
+		c.awaitExit(exitGrace)
 		c.Close()
 		return nil, &StartError{Err: c.startError(ctx, err), Stderr: c.Stderr(), Pid: c.Pid()}
 	}
@@ -177,13 +178,29 @@ func (c *Conn) startProcess() (mcp.Transport, error) {
 		err := proc.Wait()
 		proc.Stop() // what it left running goes with it
 		c.mu.Lock()
-		if c.exit == nil {
+		if c.exit == nil && !c.closed {
+			// Not when Close ended it: a failed start (garbage on stdout)
+			// is then explained by the handshake, not by our SIGTERM.
 			c.exit = exitError(err)
 		}
 		c.mu.Unlock()
 		outR.Close()
 	}()
 	return &mcp.IOTransport{Reader: outR, Writer: inW, MaxLineLength: maxLine}, nil
+}
+
+// exitGrace is how long a failed start waits for a server that is
+// exiting on its own, whose exit status then says why.
+const exitGrace = 200 * time.Millisecond
+
+func (c *Conn) awaitExit(d time.Duration) {
+	if c.reaped == nil {
+		return
+	}
+	select {
+	case <-c.reaped:
+	case <-time.After(d):
+	}
 }
 
 func exitError(err error) error {
