@@ -153,7 +153,7 @@ func (d *Dispatcher) SessionStart(ctx context.Context, ev lifecycle.SessionStart
 func (d *Dispatcher) UserPromptSubmit(ctx context.Context, ev lifecycle.PromptEvent) lifecycle.HookResult {
 	in := map[string]any{"prompt": ev.Prompt}
 	return d.dispatch(ctx, call{event: lifecycle.EventUserPromptSubmit, session: ev.SessionID, project: ev.ProjectDir,
-		transcript: ev.TranscriptPath, mode: ev.PermissionMode, input: in, anyMatch: true})
+		transcript: ev.TranscriptPath, mode: ev.PermissionMode, input: in})
 }
 
 // SubagentStart implements lifecycle.Lifecycle.
@@ -172,7 +172,6 @@ type call struct {
 	// aliases are other names the matcher may match: Claude Code's names
 	// of the tool whose call this is.
 	aliases          []string
-	anyMatch         bool
 	session, project string
 	transcript       string // transcript_path
 	mode             string // permission_mode; "" is "default"
@@ -298,12 +297,13 @@ func (c call) matches(m manifest.Matcher) bool {
 // once, without inactive ones.
 func matching(pkg *manifest.Package, c call) []manifest.Hook {
 	seen := map[string]bool{}
+	spec, _ := lifecycle.LookupEvent(c.event)
 	var out []manifest.Hook
 	for _, h := range pkg.Hooks {
 		if h.Event != c.event || h.Inactive != "" || seen[h.Key()] {
 			continue
 		}
-		if !c.anyMatch {
+		if spec.MatcherField != "" { // the event table: "" means matchers do not apply
 			m, err := manifest.CompileMatcher(h.Matcher)
 			if err != nil || !c.matches(m) {
 				continue

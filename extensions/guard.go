@@ -132,7 +132,7 @@ func (d *Dispatcher) PostToolUseFailure(ctx context.Context, ev lifecycle.ToolEv
 
 // Stop implements lifecycle.Guard. Stop hooks have no matcher.
 func (d *Dispatcher) Stop(ctx context.Context, ev lifecycle.StopEvent) lifecycle.Verdict {
-	c := call{event: lifecycle.EventStop, anyMatch: true, session: ev.SessionID, project: ev.ProjectDir,
+	c := call{event: lifecycle.EventStop, session: ev.SessionID, project: ev.ProjectDir,
 		transcript: ev.TranscriptPath, mode: ev.PermissionMode,
 		input: map[string]any{"stop_hook_active": ev.Active}}
 	return mergeVerdict(d.run(ctx, c))
