@@ -21,8 +21,10 @@ import (
 	"github.com/agentdesk/agentdesk/storage"
 )
 
-// Dispatcher runs the enabled extensions' hooks for the agent loop. It
-// implements lifecycle.Lifecycle and agent.SkillSource.
+// Dispatcher serves the enabled extensions to the agent loop: it
+// implements lifecycle.Lifecycle (context and guard hooks, run history),
+// agent.SkillSource, the command and agent sets, and hosts their MCP
+// servers (mcphost.go) for the loop's tools.
 type Dispatcher struct {
 	m              *Manager
 	hookPATH       func() string

@@ -8,7 +8,8 @@ import (
 	"github.com/agentdesk/agentdesk/extensions/hookrun"
 )
 
-// The guard and lifecycle events (hooks.md, "Guard and lifecycle events").
+// The guard and lifecycle events (docs/extensions.md, "What each event may
+// and may not do").
 // They run through the same dispatch as the context events: same
 // matchers, argv, environment, bounds and run records. What differs is
 // how their answers merge: any extension may block, none can approve.

@@ -46,7 +46,7 @@ type mcpServer struct {
 	ready       chan struct{}      // closed when the start has ended either way
 	cancelStart context.CancelFunc // ends a start still under way (disable, quit)
 
-	// Guarded by the dispatcher's mcpMu.
+	// Guarded by mcpHost.mu.
 	state     string
 	conn      *mcp.Conn
 	tools     []mcp.Tool
