@@ -335,8 +335,7 @@ func (d *Dispatcher) runExtension(ctx context.Context, x active, c call) extResu
 	ctx, done := d.track(ctx, x.id)
 	defer done()
 	go d.watchRemoval(ctx, x)
-	d.m.acquire(x.dir)
-	defer d.m.release(x.dir)
+	defer d.m.Lease(x.dir)()
 	if err := hookrun.PrepareDataDir(x.data); err != nil {
 		return d.failed(x, "cannot prepare its data folder: "+err.Error())
 	}

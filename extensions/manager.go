@@ -191,8 +191,16 @@ func notInstalled(id string, err error) error {
 	return err
 }
 
-// acquire and release bracket a hook run from a version folder, so an
-// older version is deleted only once nothing runs from it.
+// Lease marks dir, a version folder, in use until release is called, so
+// an older version is deleted only once nothing runs from it (a hook run,
+// a running MCP server). Calling release more than once releases once.
+func (m *Manager) Lease(dir string) (release func()) {
+	m.acquire(dir)
+	var once sync.Once
+	return func() { once.Do(func() { m.release(dir) }) }
+}
+
+// acquire and release bracket a Lease.
 func (m *Manager) acquire(dir string) {
 	m.mu.Lock()
 	m.inUse[dir]++
