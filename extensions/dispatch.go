@@ -327,7 +327,7 @@ func (d *Dispatcher) runExtension(ctx context.Context, x active, c call) extResu
 	}
 	if err := manifest.CheckStamps(x.dir, x.pkg.Stamps); err != nil {
 		reason := "a file its hooks run changed on disk since you trusted it (" + err.Error() + "); review it before it runs again"
-		if markErr := d.m.markForReview(context.WithoutCancel(ctx), x.id, reason); markErr != nil {
+		if markErr := d.m.MarkForReview(context.WithoutCancel(ctx), x.id, reason); markErr != nil {
 			d.m.log.Error("mark extension for review", "id", x.id, "err", markErr)
 		}
 		return extResult{notices: []lifecycle.Notice{{Kind: lifecycle.NoticeFailure, Source: x.id, Label: x.label, Text: x.label + " was paused: " + reason}}}
@@ -427,7 +427,7 @@ func (d *Dispatcher) runHook(ctx context.Context, x active, h manifest.Hook, c c
 	if err != nil {
 		run.Error = err.Error()
 	}
-	d.m.runs.add(run)
+	d.m.RecordRun(run)
 	return out, err
 }
 
