@@ -32,6 +32,7 @@ unit:
 # tests headless. extensions reaches the agent loop only through its
 # contract, agent/lifecycle; the views (ui/) reach data only through the
 # agent's and extensions' services, never storage (docs/architecture.md).
+# Each hook event name is written once, in agent/lifecycle's table.
 check-imports:
 	@bad=$$($(GO) list -f '{{.ImportPath}}: {{join .Imports " "}}' ./... | grep -v '/app:' | grep -w 'fyne.io/fyne/v2/app' || true); \
 	if [ -n "$$bad" ]; then echo "fyne.io/fyne/v2/app imported outside app/:"; echo "$$bad" | cut -d: -f1; exit 1; fi
@@ -44,6 +45,7 @@ check-imports:
 	if [ -n "$$bad" ]; then echo "ui imports storage (views talk to the agent's and extensions' services):"; echo "$$bad"; exit 1; fi
 	@bad=$$($(GO) list -deps ./ui/chatctl | grep '^fyne.io/' || true); \
 	if [ -n "$$bad" ]; then echo "ui/chatctl (the chat's state, tested without a window) depends on Fyne:"; echo "$$bad"; exit 1; fi
+	@./packaging/check-events.sh
 
 # The real binary in a real X server (Xvfb): window found by title,
 # screenshot not blank, clean quit.

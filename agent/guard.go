@@ -12,8 +12,8 @@ import (
 	"github.com/agentdesk/agentdesk/agent/tools"
 )
 
-// Guard hooks around tool calls (see hooks.md, "Guard and lifecycle
-// events"). An extension can make a call less likely to run, never more:
+// Guard hooks around tool calls (see docs/extensions.md, "What each event
+// may and may not do"). An extension can make a call less likely to run, never more:
 // a deny stops it before anyone is asked, an ask or a rewrite forces the
 // dialog, and nothing a hook says skips it.
 

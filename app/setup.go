@@ -230,8 +230,8 @@ func overrideFromEnv(cfg *llm.Config) {
 	}
 }
 
-// newAgent builds the agent loop with the given approver.
-// newAgent builds the agent; attention is the window's (nil on the
+// newAgent builds the agent loop with the given approver and policy;
+// attention is the window's (nil on the
 // command line: nobody is notified).
 func (c *core) newAgent(approver agent.Approver, policy func() agent.Policy, attention agent.Attention) *agent.Agent {
 	home, _ := os.UserHomeDir()

@@ -21,8 +21,10 @@ import (
 	"github.com/agentdesk/agentdesk/storage"
 )
 
-// Dispatcher runs the enabled extensions' hooks for the agent loop. It
-// implements lifecycle.Lifecycle and agent.SkillSource.
+// Dispatcher serves the enabled extensions to the agent loop: it
+// implements lifecycle.Lifecycle (context and guard hooks, run history),
+// agent.SkillSource, the command and agent sets, and hosts their MCP
+// servers (mcphost.go) for the loop's tools.
 type Dispatcher struct {
 	m              *Manager
 	hookPATH       func() string
@@ -153,7 +155,7 @@ func (d *Dispatcher) SessionStart(ctx context.Context, ev lifecycle.SessionStart
 func (d *Dispatcher) UserPromptSubmit(ctx context.Context, ev lifecycle.PromptEvent) lifecycle.HookResult {
 	in := map[string]any{"prompt": ev.Prompt}
 	return d.dispatch(ctx, call{event: lifecycle.EventUserPromptSubmit, session: ev.SessionID, project: ev.ProjectDir,
-		transcript: ev.TranscriptPath, mode: ev.PermissionMode, input: in, anyMatch: true})
+		transcript: ev.TranscriptPath, mode: ev.PermissionMode, input: in})
 }
 
 // SubagentStart implements lifecycle.Lifecycle.
@@ -172,7 +174,6 @@ type call struct {
 	// aliases are other names the matcher may match: Claude Code's names
 	// of the tool whose call this is.
 	aliases          []string
-	anyMatch         bool
 	session, project string
 	transcript       string // transcript_path
 	mode             string // permission_mode; "" is "default"
@@ -298,12 +299,13 @@ func (c call) matches(m manifest.Matcher) bool {
 // once, without inactive ones.
 func matching(pkg *manifest.Package, c call) []manifest.Hook {
 	seen := map[string]bool{}
+	spec, _ := lifecycle.LookupEvent(c.event)
 	var out []manifest.Hook
 	for _, h := range pkg.Hooks {
 		if h.Event != c.event || h.Inactive != "" || seen[h.Key()] {
 			continue
 		}
-		if !c.anyMatch {
+		if spec.MatcherField != "" { // the event table: "" means matchers do not apply
 			m, err := manifest.CompileMatcher(h.Matcher)
 			if err != nil || !c.matches(m) {
 				continue
@@ -325,7 +327,7 @@ func (d *Dispatcher) runExtension(ctx context.Context, x active, c call) extResu
 	}
 	if err := manifest.CheckStamps(x.dir, x.pkg.Stamps); err != nil {
 		reason := "a file its hooks run changed on disk since you trusted it (" + err.Error() + "); review it before it runs again"
-		if markErr := d.m.markForReview(context.WithoutCancel(ctx), x.id, reason); markErr != nil {
+		if markErr := d.m.MarkForReview(context.WithoutCancel(ctx), x.id, reason); markErr != nil {
 			d.m.log.Error("mark extension for review", "id", x.id, "err", markErr)
 		}
 		return extResult{notices: []lifecycle.Notice{{Kind: lifecycle.NoticeFailure, Source: x.id, Label: x.label, Text: x.label + " was paused: " + reason}}}
@@ -333,8 +335,7 @@ func (d *Dispatcher) runExtension(ctx context.Context, x active, c call) extResu
 	ctx, done := d.track(ctx, x.id)
 	defer done()
 	go d.watchRemoval(ctx, x)
-	d.m.acquire(x.dir)
-	defer d.m.release(x.dir)
+	defer d.m.Lease(x.dir)()
 	if err := hookrun.PrepareDataDir(x.data); err != nil {
 		return d.failed(x, "cannot prepare its data folder: "+err.Error())
 	}
@@ -426,7 +427,7 @@ func (d *Dispatcher) runHook(ctx context.Context, x active, h manifest.Hook, c c
 	if err != nil {
 		run.Error = err.Error()
 	}
-	d.m.runs.add(run)
+	d.m.RecordRun(run)
 	return out, err
 }
 

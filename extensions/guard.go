@@ -8,7 +8,8 @@ import (
 	"github.com/agentdesk/agentdesk/extensions/hookrun"
 )
 
-// The guard and lifecycle events (hooks.md, "Guard and lifecycle events").
+// The guard and lifecycle events (docs/extensions.md, "What each event may
+// and may not do").
 // They run through the same dispatch as the context events: same
 // matchers, argv, environment, bounds and run records. What differs is
 // how their answers merge: any extension may block, none can approve.
@@ -132,7 +133,7 @@ func (d *Dispatcher) PostToolUseFailure(ctx context.Context, ev lifecycle.ToolEv
 
 // Stop implements lifecycle.Guard. Stop hooks have no matcher.
 func (d *Dispatcher) Stop(ctx context.Context, ev lifecycle.StopEvent) lifecycle.Verdict {
-	c := call{event: lifecycle.EventStop, anyMatch: true, session: ev.SessionID, project: ev.ProjectDir,
+	c := call{event: lifecycle.EventStop, session: ev.SessionID, project: ev.ProjectDir,
 		transcript: ev.TranscriptPath, mode: ev.PermissionMode,
 		input: map[string]any{"stop_hook_active": ev.Active}}
 	return mergeVerdict(d.run(ctx, c))

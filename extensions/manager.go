@@ -191,8 +191,27 @@ func notInstalled(id string, err error) error {
 	return err
 }
 
-// acquire and release bracket a hook run from a version folder, so an
-// older version is deleted only once nothing runs from it.
+// Lease marks dir, a version folder, in use until release is called, so
+// an older version is deleted only once nothing runs from it (a hook run,
+// a running MCP server). Calling release more than once releases once.
+func (m *Manager) Lease(dir string) (release func()) {
+	m.acquire(dir)
+	var once sync.Once
+	return func() { once.Do(func() { m.release(dir) }) }
+}
+
+// MarkForReview puts id back to "needs review" with reason (a file its
+// hooks run changed on disk since it was trusted); its hooks stop until
+// the user trusts it again.
+func (m *Manager) MarkForReview(ctx context.Context, id, reason string) error {
+	return m.markForReview(ctx, id, reason)
+}
+
+// RecordRun keeps one hook run for the card and `ext show`; it is
+// written in the background and never blocks the hook's event.
+func (m *Manager) RecordRun(run storage.HookRun) { m.runs.add(run) }
+
+// acquire and release bracket a Lease.
 func (m *Manager) acquire(dir string) {
 	m.mu.Lock()
 	m.inUse[dir]++

@@ -42,11 +42,12 @@ type mcpServer struct {
 	label string // the extension's display name
 	decl  manifest.MCPServer
 	dir   string // the version folder it runs from (kept while it runs)
+	lease func() // releases dir (Manager.Lease); called once, by closeServer
 
 	ready       chan struct{}      // closed when the start has ended either way
 	cancelStart context.CancelFunc // ends a start still under way (disable, quit)
 
-	// Guarded by the dispatcher's mcpMu.
+	// Guarded by mcpHost.mu.
 	state     string
 	conn      *mcp.Conn
 	tools     []mcp.Tool
@@ -151,7 +152,7 @@ func (d *Dispatcher) ensureStarted(x active, decl manifest.MCPServer, project st
 	}
 	d.mcp.servers[key] = s
 	d.mcp.bump()
-	d.m.acquire(x.dir)
+	s.lease = d.m.Lease(x.dir)
 	go d.startServer(startCtx, x, s)
 	return s
 }
@@ -413,7 +414,7 @@ func (d *Dispatcher) closeServer(s *mcpServer) {
 	if conn != nil {
 		conn.Close()
 	}
-	d.m.release(s.dir)
+	s.lease()
 }
 
 // MCPStatus is what one server is doing now, for the card and `ext show`.

@@ -16,11 +16,15 @@ func (i Info) ForDisplay() Info {
 	s := safetext.Strip
 	i.Name, i.Version, i.Description, i.LastError, i.ReviewReason = s(i.Name), s(i.Version), s(i.Description), s(i.LastError), s(i.ReviewReason)
 	i.Homepage, i.Author, i.License, i.PluginSource = s(i.Homepage), s(i.Author), s(i.License), s(i.PluginSource)
+	i.ID, i.Plugin = s(i.ID), s(i.Plugin)
+	v := safetext.Visible // what names a place or a revision exactly
+	i.SourceURL, i.RequestedRef, i.Commit, i.PreviousCommit = v(i.SourceURL), v(i.RequestedRef), v(i.Commit), v(i.PreviousCommit)
+	i.Dir, i.DataDir = v(i.Dir), v(i.DataDir)
 	i.Hooks = safeHooks(i.Hooks)
 	i.Diagnostics = mapStrings(i.Diagnostics, s)
 	skills := make([]Skill, len(i.Skills))
 	for k, sk := range i.Skills {
-		sk.Name, sk.Description = s(sk.Name), s(sk.Description)
+		sk.Name, sk.Description, sk.Path = s(sk.Name), s(sk.Description), v(sk.Path)
 		skills[k] = sk
 	}
 	i.Skills = skills
@@ -30,12 +34,13 @@ func (i Info) ForDisplay() Info {
 	opts := make([]OptionValue, len(i.Options))
 	for k, o := range i.Options {
 		o.Title, o.Description, o.Value, o.Default = s(o.Title), s(o.Description), s(o.Value), s(o.Default)
+		o.Key, o.Type = s(o.Key), s(o.Type)
 		opts[k] = o
 	}
 	i.Options = opts
 	runs := make([]Run, len(i.RecentRuns))
 	for k, r := range i.RecentRuns {
-		r.Argv, r.Error = mapStrings(r.Argv, safetext.Visible), s(r.Error)
+		r.Argv, r.Error, r.Event = mapStrings(r.Argv, safetext.Visible), s(r.Error), s(r.Event)
 		runs[k] = r
 	}
 	i.RecentRuns = runs
@@ -63,6 +68,7 @@ func safeServers(servers []MCPServer) []MCPServer {
 		sv.Argv, sv.Cwd, sv.URL = mapStrings(sv.Argv, safetext.Visible), safetext.Visible(sv.Cwd), safetext.Visible(sv.URL)
 		sv.Env, sv.Headers, sv.UserEnv = mapStrings(sv.Env, safetext.Visible), mapStrings(sv.Headers, safetext.Visible), mapStrings(sv.UserEnv, safetext.Visible)
 		sv.Tools = mapStrings(sv.Tools, safetext.Strip)
+		sv.Type, sv.State = safetext.Strip(sv.Type), safetext.Strip(sv.State)
 		out[k] = sv
 	}
 	return out
@@ -74,7 +80,8 @@ func safeHooks(hooks []Hook) []Hook {
 		h.Argv = mapStrings(h.Argv, safetext.Visible)
 		h.Matcher, h.Inactive, h.LastError = safetext.Visible(h.Matcher), safetext.Strip(h.Inactive), safetext.Strip(h.LastError)
 		h.If = safetext.Visible(h.If)
-		h.CommandWindows = safetext.Visible(h.CommandWindows)
+		h.CommandWindows, h.Shell = safetext.Visible(h.CommandWindows), safetext.Visible(h.Shell)
+		h.Event, h.Key = safetext.Strip(h.Event), safetext.Visible(h.Key)
 		out[k] = h
 	}
 	return out
@@ -92,7 +99,7 @@ func safeCommands(commands []Command) []Command {
 	out := make([]Command, len(commands))
 	for k, c := range commands {
 		c.Name, c.Description, c.ArgumentHint = safetext.Strip(c.Name), safetext.Strip(c.Description), safetext.Strip(c.ArgumentHint)
-		c.AllowedTools = mapStrings(c.AllowedTools, safetext.Strip)
+		c.AllowedTools, c.Path = mapStrings(c.AllowedTools, safetext.Strip), safetext.Visible(c.Path)
 		out[k] = c
 	}
 	return out
@@ -102,6 +109,7 @@ func safeAgents(agents []Agent) []Agent {
 	out := make([]Agent, len(agents))
 	for k, a := range agents {
 		a.Name, a.Description, a.Model, a.Color = safetext.Strip(a.Name), safetext.Strip(a.Description), safetext.Strip(a.Model), safetext.Strip(a.Color)
+		a.Path = safetext.Visible(a.Path)
 		if a.Tools != nil {
 			a.Tools = mapStrings(a.Tools, safetext.Strip)
 		}

@@ -63,7 +63,6 @@ type Deps struct {
 	StartDir string
 }
 
-// withDefaults fills the optional seams with the saved settings' answer.
 // Prefs is a small key-value store for the views' own settings (the app
 // passes the settings table).
 type Prefs interface {
@@ -72,6 +71,7 @@ type Prefs interface {
 	SetSettings(ctx context.Context, kv map[string]string) error
 }
 
+// withDefaults fills the optional seams with the saved settings' answer.
 func (d *Deps) withDefaults() {
 	if d.Attention == nil {
 		d.Attention = NewAttention(d.App)

@@ -20,7 +20,7 @@ import (
 )
 
 // Default limits. MaxFiles, MaxTreeBytes and MaxFileBytes bound what is
-// checked out (extensions.md, Validation). MaxWireBytes bounds what is
+// checked out (docs/extensions.md, "Marketplaces"). MaxWireBytes bounds what is
 // downloaded: twice the checked-out limit, because a fallback fetch of a
 // commit that is not a branch or tag tip has to download history as well
 // as the tree, while still stopping a hostile or mistaken URL long before

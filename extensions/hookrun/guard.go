@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"strings"
+
+	"github.com/agentdesk/agentdesk/agent/lifecycle"
 )
 
 // Decision is what a guard hook (PreToolUse, PermissionRequest,
@@ -24,20 +26,18 @@ const (
 	Allow Decision = "allow"
 )
 
-// Guard events: exit status 2 is a decision (stderr is its reason), and
-// their JSON decisions are read.
-var guardEvents = map[string]bool{"PreToolUse": true, "PermissionRequest": true, "PostToolUse": true, "PostToolUseFailure": true,
-	"Stop": true, "SubagentStop": true, "UserPromptExpansion": true}
+// isGuard reports a guard event: exit status 2 is a decision (stderr is
+// its reason), and its JSON decisions are read (the kinds are
+// agent/lifecycle's event table).
+func isGuard(event string) bool { return lifecycle.EventKindOf(event).Guard() }
 
-// quietEvents are the guard events whose plain-text stdout is not context
-// (Claude Code shows it only in its transcript view).
-var quietEvents = map[string]bool{"PreToolUse": true, "PermissionRequest": true, "PostToolUse": true, "PostToolUseFailure": true,
-	"Stop": true, "SubagentStop": true}
+// isQuiet reports a guard event whose plain-text stdout is not context.
+func isQuiet(event string) bool { return lifecycle.EventKindOf(event) == lifecycle.KindQuiet }
 
 // exitTwo is a guard hook's exit 2: a block with stderr as the reason.
 func exitTwo(event string, res Result) (Output, bool) {
 	var f *Failure
-	if !guardEvents[event] || !errors.As(res.Err, &f) || f.Kind != ExitStatus || f.ExitCode != 2 {
+	if !isGuard(event) || !errors.As(res.Err, &f) || f.Kind != ExitStatus || f.ExitCode != 2 {
 		return Output{}, false
 	}
 	reason := strings.TrimSpace(strings.ToValidUTF8(string(res.Stderr), "\uFFFD"))
@@ -53,10 +53,10 @@ func exitTwo(event string, res Result) (Output, bool) {
 // blocks a tool call. For Stop and SubagentStop only "block" counts:
 // continue:false asks to stop, which the turn does anyway.
 func guardDecision(event string, v hookOutputJSON) (Decision, string) {
-	if s := v.HookSpecificOutput; event == "PermissionRequest" && s != nil && len(s.Decision) > 0 && string(s.Decision) != "null" {
+	if s := v.HookSpecificOutput; event == lifecycle.EventPermissionRequest && s != nil && len(s.Decision) > 0 && string(s.Decision) != "null" {
 		return permissionRequestDecision(s.Decision)
 	}
-	if s := v.HookSpecificOutput; event == "PreToolUse" && s != nil && s.PermissionDecision != "" {
+	if s := v.HookSpecificOutput; event == lifecycle.EventPreToolUse && s != nil && s.PermissionDecision != "" {
 		switch s.PermissionDecision {
 		case "deny":
 			return Block, withDefault(s.PermissionDecisionReason, "the hook denied this call without a reason")
@@ -70,17 +70,19 @@ func guardDecision(event string, v hookOutputJSON) (Decision, string) {
 	switch {
 	case v.Decision == "block" || (v.Decision == "deny" && asksPermission(event)):
 		return Block, withDefault(v.Reason, "the hook blocked without a reason")
-	case event == "PreToolUse" && v.Decision == "ask":
+	case event == lifecycle.EventPreToolUse && v.Decision == "ask":
 		return Ask, v.Reason
 	case asksPermission(event) && (v.Decision == "approve" || v.Decision == "allow"):
 		return Allow, v.Reason
-	case event != "Stop" && event != "SubagentStop" && v.Continue != nil && !*v.Continue:
+	case event != lifecycle.EventStop && event != lifecycle.EventSubagentStop && v.Continue != nil && !*v.Continue:
 		return Block, withDefault(v.StopReason, "the hook asked to stop (continue: false) without a reason")
 	}
 	return NoDecision, ""
 }
 
-func asksPermission(event string) bool { return event == "PreToolUse" || event == "PermissionRequest" }
+func asksPermission(event string) bool {
+	return event == lifecycle.EventPreToolUse || event == lifecycle.EventPermissionRequest
+}
 
 // permissionRequestDecision reads PermissionRequest's
 // hookSpecificOutput.decision: {"behavior": "deny"|"allow", "message": …}.
@@ -107,7 +109,7 @@ func permissionRequestDecision(raw json.RawMessage) (Decision, string) {
 // object.
 func updatedInput(event string, v hookOutputJSON) (json.RawMessage, bool) {
 	s := v.HookSpecificOutput
-	if event != "PreToolUse" || s == nil || len(s.UpdatedInput) == 0 || string(s.UpdatedInput) == "null" {
+	if event != lifecycle.EventPreToolUse || s == nil || len(s.UpdatedInput) == 0 || string(s.UpdatedInput) == "null" {
 		return nil, true
 	}
 	var obj map[string]json.RawMessage

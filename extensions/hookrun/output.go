@@ -19,7 +19,7 @@ type Output struct {
 	// decision:"block". Those hooks cannot block: the reason is shown as a
 	// notice and the prompt goes ahead.
 	BlockReason string
-	// Decision and Reason are a guard hook's verdict (see guardEvents);
+	// Decision and Reason are a guard hook's verdict (see isGuard);
 	// UpdatedInput is PreToolUse's rewrite of tool_input.
 	Decision     Decision
 	Reason       string
@@ -71,7 +71,7 @@ func ParseOutput(event string, res Result) (Output, error) {
 		return Output{}, nil
 	case text[0] == '{':
 		return parseJSON(event, res, text)
-	case quietEvents[event]:
+	case isQuiet(event):
 		return Output{}, nil
 	default:
 		return Output{AdditionalContext: string(text)}, nil
@@ -91,7 +91,7 @@ func parseJSON(event string, res Result, text []byte) (Output, error) {
 		contexts = []string{specific.AdditionalContext, v.AdditionalContext}
 	}
 	out := Output{AdditionalContext: joinNonEmpty(contexts), SystemMessage: v.SystemMessage}
-	if !guardEvents[event] {
+	if !isGuard(event) {
 		out.BlockReason = blockReason(v)
 		return out, nil
 	}

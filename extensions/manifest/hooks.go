@@ -9,30 +9,28 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+
+	"github.com/agentdesk/agentdesk/agent/lifecycle"
 )
 
-// The events AgentDesk dispatches: three that add context, the guard
-// events that may block (never approve), and the lifecycle events. Hooks
-// for any other event are reported and ignored.
+// The events AgentDesk dispatches, by their agent/lifecycle names (its
+// event table says each one's kind and matcher field). Hooks for any
+// other event are reported and ignored.
 const (
-	EventSessionStart        = "SessionStart"
-	EventUserPromptSubmit    = "UserPromptSubmit"
-	EventSubagentStart       = "SubagentStart"
-	EventSubagentStop        = "SubagentStop"
-	EventPreToolUse          = "PreToolUse"
-	EventPostToolUse         = "PostToolUse"
-	EventPostToolUseFailure  = "PostToolUseFailure"
-	EventPermissionRequest   = "PermissionRequest"
-	EventUserPromptExpansion = "UserPromptExpansion"
-	EventNotification        = "Notification"
-	EventStop                = "Stop"
-	EventSessionEnd          = "SessionEnd"
-	EventPreCompact          = "PreCompact"
+	EventSessionStart        = lifecycle.EventSessionStart
+	EventUserPromptSubmit    = lifecycle.EventUserPromptSubmit
+	EventSubagentStart       = lifecycle.EventSubagentStart
+	EventSubagentStop        = lifecycle.EventSubagentStop
+	EventPreToolUse          = lifecycle.EventPreToolUse
+	EventPostToolUse         = lifecycle.EventPostToolUse
+	EventPostToolUseFailure  = lifecycle.EventPostToolUseFailure
+	EventPermissionRequest   = lifecycle.EventPermissionRequest
+	EventUserPromptExpansion = lifecycle.EventUserPromptExpansion
+	EventNotification        = lifecycle.EventNotification
+	EventStop                = lifecycle.EventStop
+	EventSessionEnd          = lifecycle.EventSessionEnd
+	EventPreCompact          = lifecycle.EventPreCompact
 )
-
-var dispatchedEvents = []string{EventSessionStart, EventUserPromptSubmit, EventUserPromptExpansion, EventSubagentStart,
-	EventSubagentStop, EventPreToolUse, EventPermissionRequest, EventPostToolUse, EventPostToolUseFailure, EventStop,
-	EventSessionEnd, EventPreCompact, EventNotification}
 
 // defaultHooksFile is read besides the manifest's "hooks" field.
 const defaultHooksFile = "hooks/hooks.json"
@@ -44,7 +42,7 @@ const maxTimeoutSeconds = 24 * 60 * 60
 // Hook is one command handler of a dispatched event, validated but with
 // variables not yet expanded.
 type Hook struct {
-	Event         string   // one of DispatchedEvents
+	Event         string   // a row of lifecycle.Events()
 	Matcher       string   // as written; "" matches everything
 	If            string   `json:",omitempty"` // a tool event's condition (permission-rule syntax), as written
 	Command       string   // as written, for display and the trust diff
@@ -187,10 +185,12 @@ func (l *loader) parseHooksConfig(raw json.RawMessage) error {
 }
 
 func (l *loader) parseEvent(event string, raw json.RawMessage) error {
-	if !slices.Contains(dispatchedEvents, event) {
+	spec, ok := lifecycle.LookupClaudeEvent(event)
+	if !ok {
 		l.note("declares %s hooks: not supported, ignored", event)
 		return nil
 	}
+	event = spec.Name
 	var groups []matcherGroup
 	if kind(raw) != '[' {
 		return fmt.Errorf("%s: must be a list of {matcher, hooks}", event)
