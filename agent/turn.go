@@ -315,6 +315,12 @@ func (s *Session) runTool(ctx context.Context, th *thread, box *toolbox, call ll
 // is then the call's result.
 func (s *Session) approved(ctx context.Context, th *thread, box *toolbox, tool tools.Tool, name string, g guardedCall) (ok bool, refused *tools.Result) {
 	kind := tool.Kind()
+	if refused := s.deniedByRule(name, g.args); refused != nil {
+		return false, refused // a deny rule holds under every policy and grant
+	}
+	if why := guardsTheGuards(kind, g.args); why != "" && g.forced == "" {
+		g.forced = why
+	}
 	policy := s.a.cfg.Policy()
 	key := grantKey(kind, name, g.preview)
 	if g.forced == "" {
