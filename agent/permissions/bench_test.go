@@ -24,9 +24,12 @@ func BenchmarkDecide200(b *testing.B) {
 	s := NewSet("/p", "/home/u", rules)
 	cmd := Call{Tool: "run_command", Command: "go test ./... && git status | grep x"}
 	read := Call{Tool: "read_file", Path: "src/a/b/c.go"}
-	b.ReportAllocs()
-	for b.Loop() {
-		s.Decide(cmd)
-		s.Decide(read)
+	for _, c := range []Call{cmd, read} {
+		b.Run(c.Tool, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				s.Decide(c)
+			}
+		})
 	}
 }

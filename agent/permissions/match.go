@@ -121,9 +121,12 @@ func wildcard(pattern, s string) bool {
 // any depth, as in .gitignore; a matching folder covers everything in it.
 type pathMatcher struct {
 	project, home string
+	// the last relTo answer (a Set is used by one call at a time)
+	lastBase, lastAbs, lastRel string
+	lastOK                     bool
 }
 
-func (m pathMatcher) match(spec, abs string) bool {
+func (m *pathMatcher) match(spec, abs string) bool {
 	if spec == "" {
 		return true
 	}
@@ -141,11 +144,10 @@ func (m pathMatcher) match(spec, abs string) bool {
 	case strings.HasPrefix(spec, "./"):
 		pattern = spec[2:]
 	}
-	rel, err := filepath.Rel(base, abs)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+	rel, ok := m.relTo(base, abs)
+	if !ok {
 		return false
 	}
-	rel = filepath.ToSlash(rel)
 	pattern = strings.TrimSuffix(pattern, "/")
 	if !strings.Contains(pattern, "/") && !strings.HasPrefix(spec, "/") {
 		pattern = "**/" + pattern
@@ -166,4 +168,17 @@ func parentOf(p string) string {
 		return "."
 	}
 	return p[:i]
+}
+
+// relTo is abs relative to base with forward slashes; ok is false
+// outside base. The last answer is kept: one call tests many rules
+// against the same path and base.
+func (m *pathMatcher) relTo(base, abs string) (string, bool) {
+	if m.lastBase == base && m.lastAbs == abs {
+		return m.lastRel, m.lastOK
+	}
+	rel, err := filepath.Rel(base, abs)
+	ok := err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+	m.lastBase, m.lastAbs, m.lastRel, m.lastOK = base, abs, filepath.ToSlash(rel), ok
+	return m.lastRel, ok
 }

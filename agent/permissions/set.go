@@ -11,7 +11,9 @@ type Verdict struct {
 	Rule     Rule     // the deciding rule (for allow: the first part's)
 }
 
-// Set is the rules in force in one project.
+// Set is the rules in force in one project. It is not safe for
+// concurrent use (it keeps the last path it resolved): build one per call
+// or guard it.
 type Set struct {
 	rules []Rule
 	paths pathMatcher
