@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"context"
 	"encoding/json"
 	"path/filepath"
 	"strings"
@@ -10,21 +11,35 @@ import (
 )
 
 // projectRules are the permission rules in force in the session's
-// project. Folder trust is not built yet, so the project's allow and ask
-// rules wait (Sources.Trusted stays false) and only its deny rules apply;
-// see docs/permissions.md.
-func (s *Session) projectRules() *permissions.Set {
+// project: the user's own saved rules and the project settings' deny
+// rules. Folder trust is not built yet, so the project's allow and ask
+// rules wait (Sources.Trusted stays false); see docs/permissions.md.
+func (s *Session) projectRules(ctx context.Context) *permissions.Set {
 	src := permissions.Sources{Project: permissions.LoadProject(s.project)}
+	saved, err := s.a.cfg.DB.PermissionRules(ctx, s.info.ProjectID)
+	if err != nil {
+		s.a.log.Warn("permission rules", "err", err)
+	}
+	for _, row := range saved {
+		r, err := permissions.Parse(row.Rule)
+		b, berr := permissions.ParseBehavior(row.Behavior)
+		if err != nil || berr != nil {
+			continue // validated when saved; a row no longer understood decides nothing
+		}
+		r.Behavior, r.Source = b, permissions.SourceUser
+		src.User = append(src.User, r)
+	}
 	return permissions.NewSet(s.project, s.a.cfg.HomeDir, src.Effective())
 }
 
-// deniedByRule is the result of a call a deny rule refuses, or nil.
-func (s *Session) deniedByRule(name string, args json.RawMessage) *tools.Result {
-	v := s.projectRules().Decide(permissions.CallOf(name, args))
+// ruleVerdict is what the rules say about a call; refused is the result
+// of a call a deny rule refuses.
+func (s *Session) ruleVerdict(ctx context.Context, name string, args json.RawMessage) (v permissions.Verdict, refused *tools.Result) {
+	v = s.projectRules(ctx).Decide(permissions.CallOf(name, args))
 	if v.Behavior != permissions.Deny {
-		return nil
+		return v, nil
 	}
-	return &tools.Result{Text: "denied by the permission rule " + v.Rule.Text + " (" + string(v.Rule.Source) + ")", IsError: true}
+	return v, &tools.Result{Text: "denied by the permission rule " + v.Rule.Text + " (" + string(v.Rule.Source) + ")", IsError: true}
 }
 
 // guardsTheGuards says why an edit of the project's agent configuration

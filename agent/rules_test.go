@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -51,5 +52,26 @@ func TestGuardsTheGuardsPaths(t *testing.T) {
 		if got := guardsTheGuards(tools.Edit, []byte(`{"path":"`+path+`"}`)) != ""; got != want {
 			t.Errorf("%s: %v, want %v", path, got, want)
 		}
+	}
+}
+
+// A rule the user saved for the project applies: an allow runs the
+// command without asking, even under "reads only"; the project's own
+// allow rule does not (it waits for folder trust).
+func TestSavedAllowRuleRunsWithoutAsking(t *testing.T) {
+	e := newEnv(t)
+	e.policy = PolicyReadsOnly
+	e.file(".claude/settings.json", `{"permissions":{"allow":["Bash(touch b.txt)"]}}`)
+	if err := e.db.AddPermissionRule(context.Background(), e.project.ID, "allow", "Bash(touch a.txt)"); err != nil {
+		t.Fatal(err)
+	}
+	e.server.Push(command("touch a.txt"), command("touch b.txt"), llmtest.Reply{Text: "ok"})
+	s := e.newSession()
+	e.send(s, "make files")
+	if _, err := os.Stat(filepath.Join(e.project.Path, "a.txt")); err != nil {
+		t.Fatalf("the saved allow rule did not let the command run: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(e.project.Path, "b.txt")); err == nil {
+		t.Fatal("the untrusted project's allow rule let a command run")
 	}
 }
