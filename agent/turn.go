@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/agentdesk/agentdesk/agent/permissions"
 	"strings"
 	"time"
 
@@ -317,6 +318,20 @@ func (s *Session) runTool(ctx context.Context, th *thread, box *toolbox, call ll
 // is then the call's result.
 func (s *Session) approved(ctx context.Context, th *thread, box *toolbox, tool tools.Tool, name string, g guardedCall) (ok bool, refused *tools.Result) {
 	kind := tool.Kind()
+	rule, refused := s.ruleVerdict(ctx, name, g.args)
+	if refused != nil {
+		return false, refused // a deny rule holds under every policy and grant
+	}
+	if why := guardsTheGuards(kind, g.args); why != "" && g.forced == "" {
+		g.forced = why
+	}
+	switch {
+	case g.forced != "":
+	case rule.Behavior == permissions.Ask:
+		g.forced = "A permission rule asks for this call: " + rule.Rule.Text + " (" + string(rule.Rule.Source) + ")."
+	case rule.Behavior == permissions.Allow:
+		return true, nil // an allow rule the user saved (or a trusted project's)
+	}
 	policy := s.a.cfg.Policy()
 	key := grantKey(kind, name, g.preview)
 	if g.forced == "" {

@@ -1,0 +1,66 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+
+	"github.com/agentdesk/agentdesk/agent/permissions"
+	"github.com/agentdesk/agentdesk/agent/tools"
+)
+
+// projectRules are the permission rules in force in the session's
+// project: the user's own saved rules and the project settings' deny
+// rules. Folder trust is not built yet, so the project's allow and ask
+// rules wait (Sources.Trusted stays false); see docs/permissions.md.
+func (s *Session) projectRules(ctx context.Context) *permissions.Set {
+	src := permissions.Sources{Project: permissions.LoadProject(s.project)}
+	saved, err := s.a.cfg.DB.PermissionRules(ctx, s.info.ProjectID)
+	if err != nil {
+		s.a.log.Warn("permission rules", "err", err)
+	}
+	for _, row := range saved {
+		r, err := permissions.Parse(row.Rule)
+		b, berr := permissions.ParseBehavior(row.Behavior)
+		if err != nil || berr != nil {
+			continue // validated when saved; a row no longer understood decides nothing
+		}
+		r.Behavior, r.Source = b, permissions.SourceUser
+		src.User = append(src.User, r)
+	}
+	return permissions.NewSet(s.project, s.a.cfg.HomeDir, src.Effective())
+}
+
+// ruleVerdict is what the rules say about a call; refused is the result
+// of a call a deny rule refuses.
+func (s *Session) ruleVerdict(ctx context.Context, name string, args json.RawMessage) (v permissions.Verdict, refused *tools.Result) {
+	v = s.projectRules(ctx).Decide(permissions.CallOf(name, args))
+	if v.Behavior != permissions.Deny {
+		return v, nil
+	}
+	return v, &tools.Result{Text: "denied by the permission rule " + v.Rule.Text + " (" + string(v.Rule.Source) + ")", IsError: true}
+}
+
+// guardsTheGuards says why an edit of the project's agent configuration
+// (.claude/, CLAUDE.md, CLAUDE.local.md, .mcp.json) must always ask: no
+// policy, rule or "always" answer lets the model change what later runs
+// or instructs it.
+func guardsTheGuards(kind tools.Kind, args json.RawMessage) string {
+	if kind != tools.Edit {
+		return ""
+	}
+	var a struct {
+		Path string `json:"path"`
+	}
+	if json.Unmarshal(args, &a) != nil || a.Path == "" {
+		return ""
+	}
+	p := filepath.ToSlash(filepath.Clean(a.Path))
+	base := filepath.Base(p)
+	if strings.HasPrefix(p, ".claude/") || strings.Contains(p, "/.claude/") || p == ".claude" ||
+		base == "CLAUDE.md" || base == "CLAUDE.local.md" || base == ".mcp.json" {
+		return "This changes the project's agent configuration (" + a.Path + "): AgentDesk always asks for it."
+	}
+	return ""
+}

@@ -1,0 +1,77 @@
+package agent
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agentdesk/agentdesk/agent/llm/llmtest"
+	"github.com/agentdesk/agentdesk/agent/tools"
+)
+
+// A deny rule in the project's settings holds under "never ask" (the
+// command line's --approve all), for reads too, and with no folder trust.
+func TestProjectDenyRuleHoldsUnderApproveAll(t *testing.T) {
+	e := newEnv(t)
+	e.policy = PolicyNever
+	e.file(".claude/settings.json", `{"permissions":{"deny":["Read(./secrets/**)"],"allow":["Bash"]}}`)
+	e.file("secrets/key", "hunter2")
+	e.server.Push(llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "read_file", Args: `{"path":"secrets/key"}`}}}, llmtest.Reply{Text: "ok"})
+	s := e.newSession()
+	e.send(s, "read it")
+	results := toolResults(e.server.WaitRequests(t, 2)[1])
+	if last := results[len(results)-1]; !strings.Contains(last, "denied by the permission rule Read(./secrets/**) (project settings)") || strings.Contains(last, "hunter2") {
+		t.Fatalf("the deny rule must refuse the read: %q", last)
+	}
+}
+
+// An edit of the project's agent configuration asks even under "never
+// ask", and "always" grants nothing for it.
+func TestEditOfAgentConfigurationAlwaysAsks(t *testing.T) {
+	e := newEnv(t)
+	e.policy = PolicyNever
+	e.approver.answers = []Decision{AllowSession, Deny}
+	write := llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "write_file", Args: `{"path":".claude/settings.json","content":"{}"}`}}}
+	e.server.Push(write, llmtest.Reply{Text: "ok"}, write, llmtest.Reply{Text: "ok"})
+	s := e.newSession()
+	e.send(s, "change settings")
+	e.send(s, "again")
+	if len(e.approver.requests) != 2 || !strings.Contains(e.approver.requests[0].Forced, "agent configuration") {
+		t.Fatalf("each write into .claude/ must ask: %+v", e.approver.requests)
+	}
+	if _, err := os.Stat(filepath.Join(e.project.Path, ".claude", "settings.json")); err != nil {
+		t.Fatalf("the first, allowed write did not happen: %v", err)
+	}
+}
+
+func TestGuardsTheGuardsPaths(t *testing.T) {
+	for path, want := range map[string]bool{".claude/settings.json": true, "CLAUDE.md": true, "sub/CLAUDE.local.md": true,
+		".mcp.json": true, "./.claude/agents/x.md": true, "src/claude.go": false, "README.md": false} {
+		if got := guardsTheGuards(tools.Edit, []byte(`{"path":"`+path+`"}`)) != ""; got != want {
+			t.Errorf("%s: %v, want %v", path, got, want)
+		}
+	}
+}
+
+// A rule the user saved for the project applies: an allow runs the
+// command without asking, even under "reads only"; the project's own
+// allow rule does not (it waits for folder trust).
+func TestSavedAllowRuleRunsWithoutAsking(t *testing.T) {
+	e := newEnv(t)
+	e.policy = PolicyReadsOnly
+	e.file(".claude/settings.json", `{"permissions":{"allow":["Bash(touch b.txt)"]}}`)
+	if err := e.db.AddPermissionRule(context.Background(), e.project.ID, "allow", "Bash(touch a.txt)"); err != nil {
+		t.Fatal(err)
+	}
+	e.server.Push(command("touch a.txt"), command("touch b.txt"), llmtest.Reply{Text: "ok"})
+	s := e.newSession()
+	e.send(s, "make files")
+	if _, err := os.Stat(filepath.Join(e.project.Path, "a.txt")); err != nil {
+		t.Fatalf("the saved allow rule did not let the command run: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(e.project.Path, "b.txt")); err == nil {
+		t.Fatal("the untrusted project's allow rule let a command run")
+	}
+}
