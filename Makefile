@@ -46,6 +46,7 @@ check-imports:
 	@bad=$$($(GO) list -deps ./ui/chatctl | grep '^fyne.io/' || true); \
 	if [ -n "$$bad" ]; then echo "ui/chatctl (the chat's state, tested without a window) depends on Fyne:"; echo "$$bad"; exit 1; fi
 	@./packaging/check-events.sh
+	@GO=$(GO) ./packaging/check-arrows.sh
 
 # The real binary in a real X server (Xvfb): window found by title,
 # screenshot not blank, clean quit.

@@ -29,6 +29,7 @@ import (
 	"github.com/agentdesk/agentdesk/agent/llm"
 	"github.com/agentdesk/agentdesk/agent/llm/llmtest"
 	"github.com/agentdesk/agentdesk/extensions"
+	"github.com/agentdesk/agentdesk/extensions/dispatch"
 	"github.com/agentdesk/agentdesk/extensions/gittest"
 	"github.com/agentdesk/agentdesk/storage"
 )
@@ -418,7 +419,7 @@ func (e *ponytailEnv) openLoop(t *testing.T) {
 		db.Close()
 		t.Fatal(err)
 	}
-	d := extensions.NewDispatcher(m, extensions.DispatcherConfig{
+	d := dispatch.New(m, dispatch.Config{
 		HookPATH:       func() string { return *e.hookPATH.Load() },
 		DefaultTimeout: func() time.Duration { return time.Duration(e.hookTimeout.Load()) },
 	})

@@ -11,12 +11,13 @@ import (
 	"time"
 
 	"github.com/agentdesk/agentdesk/agent"
-	"github.com/agentdesk/agentdesk/agent/childproc"
 	"github.com/agentdesk/agentdesk/agent/llm"
 	"github.com/agentdesk/agentdesk/agent/tools"
 	"github.com/agentdesk/agentdesk/extensions"
+	"github.com/agentdesk/agentdesk/extensions/dispatch"
 	"github.com/agentdesk/agentdesk/extensions/hookrun"
 	"github.com/agentdesk/agentdesk/extensions/mcp"
+	"github.com/agentdesk/agentdesk/extensions/servers"
 	"github.com/agentdesk/agentdesk/storage"
 )
 
@@ -43,7 +44,7 @@ type core struct {
 	log   *slog.Logger
 	logF  io.Closer
 	exts  *extensions.Manager
-	disp  *extensions.Dispatcher
+	disp  *dispatch.Dispatcher // hooks, commands, agents, skills and (through servers) MCP tools
 	// browser opens an MCP server's sign-in page: the window sets it; the
 	// CLI never opens one.
 	browser atomic.Pointer[func(string) error]
@@ -97,12 +98,18 @@ func openCoreWarning(ctx context.Context, warn io.Writer) (*core, error) {
 		c.close()
 		return nil, err
 	}
-	c.disp = extensions.NewDispatcher(c.exts, extensions.DispatcherConfig{
-		HookPATH:        c.hookPATH,
-		DefaultTimeout:  func() time.Duration { return extensions.LoadHookSettings(context.Background(), db).DefaultTimeout },
-		MCPStartTimeout: func() time.Duration { return extensions.LoadHookSettings(context.Background(), db).MCPStartTimeout },
-		MCPCallTimeout:  func() time.Duration { return extensions.LoadHookSettings(context.Background(), db).MCPCallTimeout },
-		OpenBrowser:     c.openBrowser,
+	// One way: the registry, then the server host over it, then the
+	// dispatcher over both.
+	host := servers.NewMCP(c.exts, servers.MCPConfig{
+		PATH:         c.hookPATH,
+		StartTimeout: func() time.Duration { return extensions.LoadHookSettings(context.Background(), db).MCPStartTimeout },
+		CallTimeout:  func() time.Duration { return extensions.LoadHookSettings(context.Background(), db).MCPCallTimeout },
+		OpenBrowser:  c.openBrowser,
+	})
+	c.disp = dispatch.New(c.exts, dispatch.Config{
+		HookPATH:       c.hookPATH,
+		DefaultTimeout: func() time.Duration { return extensions.LoadHookSettings(context.Background(), db).DefaultTimeout },
+		MCP:            host,
 	})
 	return c, nil
 }
@@ -136,7 +143,6 @@ func (c *core) close() {
 	if c.disp != nil {
 		c.disp.Close()
 	}
-	childproc.StopAll()
 	if c.exts != nil {
 		c.exts.Flush() // the last hook runs' records
 	}

@@ -1,14 +1,6 @@
 package extensions
 
-import (
-	"context"
-
-	"github.com/agentdesk/agentdesk/agent/lifecycle"
-	"github.com/agentdesk/agentdesk/agent/safetext"
-	"github.com/agentdesk/agentdesk/extensions/manifest"
-)
-
-var _ lifecycle.AgentSource = (*Dispatcher)(nil)
+import "github.com/agentdesk/agentdesk/extensions/manifest"
 
 // agentsOf lists a package's agents for display.
 func agentsOf(pkg *manifest.Package) []Agent {
@@ -18,77 +10,4 @@ func agentsOf(pkg *manifest.Package) []Agent {
 			Model: a.Model, MaxTurns: a.MaxTurns, Color: a.Color}) // cleaned for display by ForDisplay
 	}
 	return out
-}
-
-func stripAll(list []string) []string {
-	var out []string
-	for _, s := range list {
-		out = append(out, safetext.Strip(s))
-	}
-	return out
-}
-
-// Agents implements lifecycle.AgentSource: the enabled, trusted
-// extensions' agents, read from the registry on every call so a disable
-// or uninstall removes them from the next turn.
-func (d *Dispatcher) Agents(projectDir string) lifecycle.AgentSet {
-	return agentSet(d.active(context.Background()), projectDir)
-}
-
-// agentSet offers each agent by its short name when exactly one
-// extension defines it, else by "EXT:NAME" with the conflict reported:
-// deterministic, in installation order, never one silently hiding
-// another.
-func agentSet(xs []active, projectDir string) lifecycle.AgentSet {
-	// The built-in general-purpose agent owns its name: an extension's
-	// agent of that name is offered by "EXT:general-purpose" (else it
-	// would be listed twice and never reached).
-	owners := map[string][]string{generalPurpose: {builtInAgent}}
-	for _, x := range xs {
-		for _, a := range x.pkg.Agents {
-			owners[a.Name] = append(owners[a.Name], x.id)
-		}
-	}
-	var set lifecycle.AgentSet
-	for _, x := range xs {
-		v := manifest.Vars{PluginRoot: x.dir, PluginData: x.data, ProjectDir: projectDir, Options: x.optionArgv}
-		for _, a := range x.pkg.Agents {
-			out := agentOf(x, a, v)
-			if len(owners[a.Name]) > 1 {
-				out.Name = out.Type
-				if firstExtension(owners[a.Name]) == x.id { // the conflict once, at its first owner
-					set.Conflicts = append(set.Conflicts, lifecycle.AgentConflict{Name: a.Name, Sources: owners[a.Name]})
-				}
-			}
-			set.Agents = append(set.Agents, out)
-		}
-	}
-	return set
-}
-
-// builtInAgent names AgentDesk itself among an agent name's owners, and
-// generalPurpose is its agent's name (agent.GeneralPurpose, which this
-// package cannot import).
-const (
-	builtInAgent   = "built-in"
-	generalPurpose = "general-purpose"
-)
-
-func firstExtension(owners []string) string {
-	for _, o := range owners {
-		if o != builtInAgent {
-			return o
-		}
-	}
-	return ""
-}
-
-// agentOf is the loop's view of one agent. What is shown to people or to
-// the model as a description is stripped of control and bidi characters;
-// the body is the package's prompt, like a command's.
-func agentOf(x active, a manifest.Agent, v manifest.Vars) lifecycle.Agent {
-	return lifecycle.Agent{Name: a.Name, Type: x.id + ":" + a.Name, Extension: x.id, Label: safetext.Strip(x.label),
-		Description: safetext.Strip(a.Description), Tools: stripAll(a.Tools), DisallowedTools: stripAll(a.DisallowedTools),
-		Model: safetext.Strip(a.Model), MaxTurns: a.MaxTurns, Skills: stripAll(a.Skills), Color: safetext.Strip(a.Color),
-		Path: a.Path, Prompt: a.Prompt(v)}
 }

@@ -3,7 +3,6 @@ package extensions
 import (
 	"context"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -82,69 +81,19 @@ func (e *testEnv) enable(id string) Info {
 // bits included.
 func fixtureFiles(t *testing.T) map[string]gittest.File { return testdataFiles(t, "fixture") }
 
-// testdataFiles reads the plugin under testdata/name, executable bits
-// kept.
 func testdataFiles(t *testing.T, name string) map[string]gittest.File {
-	t.Helper()
-	files := map[string]gittest.File{}
-	root := filepath.Join("testdata", name)
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		body, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		info, _ := d.Info()
-		mode := os.FileMode(0o644)
-		if info.Mode()&0o111 != 0 {
-			mode = 0o755
-		}
-		rel, _ := filepath.Rel(root, path)
-		files[filepath.ToSlash(rel)] = gittest.File{Body: string(body), Mode: mode}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return files
+	return gittest.ReadDir(t, filepath.Join("testdata", name))
 }
 
-// plugin builds a small valid plugin's files: name, one hook running
-// script, optional skill.
 func plugin(name, hookScript string, skill bool) map[string]gittest.File {
-	files := map[string]gittest.File{
-		".codex-plugin/plugin.json": {Body: `{"name":"` + name + `","version":"1.0.0","description":"test plugin"}`},
-	}
-	if hookScript != "" {
-		files["hooks/hooks.json"] = gittest.File{Body: `{"hooks":{"SessionStart":[{"hooks":[{"type":"command","command":"${CLAUDE_PLUGIN_ROOT}/hooks/run.sh"}]}]}}`}
-		files["hooks/run.sh"] = gittest.File{Body: "#!/bin/sh\n" + hookScript + "\n", Mode: 0o755}
-	}
-	if skill {
-		files["skills/"+name+"-skill/SKILL.md"] = gittest.File{Body: "---\nname: " + name + "-skill\ndescription: does things\n---\nbody\n"}
-	}
-	return files
+	return gittest.Plugin(name, hookScript, skill)
 }
 
-func with(files map[string]gittest.File, extra map[string]gittest.File) map[string]gittest.File {
-	out := map[string]gittest.File{}
-	for k, v := range files {
-		out[k] = v
-	}
-	for k, v := range extra {
-		out[k] = v
-	}
-	return out
+func with(files, extra map[string]gittest.File) map[string]gittest.File {
+	return gittest.With(files, extra)
 }
 
-// repo makes a repository whose main branch holds files.
-func repo(t *testing.T, files map[string]gittest.File) *gittest.Repo {
-	r := gittest.NewRepo(t)
-	r.Commit(t, "main", "initial", files)
-	r.SetHEAD(t, "main")
-	return r
-}
+func repo(t *testing.T, files map[string]gittest.File) *gittest.Repo { return gittest.Single(t, files) }
 
 // storeState lists what is on disk under the store, staging and data.
 func (e *testEnv) storeState() []string {

@@ -4,12 +4,10 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/agentdesk/agentdesk/agent/childproc"
 	"github.com/agentdesk/agentdesk/extensions/manifest"
 	"github.com/agentdesk/agentdesk/storage"
 )
@@ -65,7 +63,8 @@ type Info struct {
 	DataDir     string        `json:"data_dir"`
 	// Lingering are the process groups (by leader pid) that its hooks
 	// left running in this AgentDesk process; they end when it is
-	// disabled, uninstalled or updated, or the app quits.
+	// disabled, uninstalled or updated, or the app quits. The dispatcher
+	// fills it in (dispatch.Dispatcher.AddState), like MCP servers' state.
 	Lingering []int `json:"lingering_pids,omitempty"`
 
 	pkg *manifest.Package
@@ -200,9 +199,7 @@ func (m *Manager) load(ctx context.Context, e storage.Extension, withRuns bool) 
 		Plugin: e.Plugin, PluginSource: pluginSourceText(e.PluginSource),
 		PreviousCommit: e.PreviousCommit, Enabled: e.Enabled, LastError: e.LastError, ReviewReason: e.ReviewReason,
 		InstalledAt: e.InstalledAt, UpdatedAt: e.UpdatedAt, Dir: dir, DataDir: m.store.dataDir(e.ID),
-		Hooks: []Hook{}, Skills: []Skill{}, Commands: []Command{}, Agents: []Agent{}, MCPServers: []MCPServer{}, Diagnostics: []string{},
-		Lingering: childproc.Lingering(e.ID)}
-	slices.Sort(info.Lingering)
+		Hooks: []Hook{}, Skills: []Skill{}, Commands: []Command{}, Agents: []Agent{}, MCPServers: []MCPServer{}, Diagnostics: []string{}}
 	pkg, hash, err := m.version(ctx, e.ID, e.ActiveCommit)
 	if err == nil {
 		if _, statErr := os.Stat(dir); statErr != nil {
@@ -223,7 +220,7 @@ func (m *Manager) load(ctx context.Context, e storage.Extension, withRuns bool) 
 		info.Status, info.LastError = StatusError, missingOptionsText(e.ID, missing)
 	}
 	m.addHookState(ctx, &info, withRuns)
-	m.addMCPState(&info)
+	m.addSignIns(&info)
 	return info
 }
 

@@ -64,11 +64,11 @@ func BenchmarkInstallProcess5MB(b *testing.B) {
 	if gnuTime != "" {
 		installRSS, cloneRSS = install.peakRSS(gnuTime), clone.peakRSS(gnuTime)
 	}
-	var p paired
+	var p gittest.Paired
 	for b.Loop() {
-		p.run(install.run, clone.run)
+		p.Run(install.run, clone.run)
 	}
-	p.report(b, "install", "clone")
+	p.Report(b, "install", "clone")
 	if gnuTime != "" {
 		b.ReportMetric(float64(installRSS)/(1<<20), "install-maxrss-MiB")
 		b.ReportMetric(float64(cloneRSS)/(1<<20), "clone-maxrss-MiB")

@@ -37,7 +37,6 @@ type Manager struct {
 	inUse    map[string]int    // version folder → running hooks
 	doomed   map[string]bool   // version folders to delete when no hook uses them
 	onRemove []func(id string) // called before an extension stops being active
-	mcp      mcpRunner         // the running MCP servers; nil without a Dispatcher
 }
 
 // keyringService names AgentDesk's extension entries in the OS keyring.

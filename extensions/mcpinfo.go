@@ -1,12 +1,21 @@
 package extensions
 
 import (
-	"context"
-	"errors"
 	"strconv"
 	"strings"
 
 	"github.com/agentdesk/agentdesk/extensions/manifest"
+)
+
+// MCP server states, as the card and `ext show --json` name them; the
+// server host (extensions/servers) reports the live ones.
+const (
+	MCPNotStarted  = "not_started"
+	MCPStarting    = "starting"
+	MCPReady       = "ready"
+	MCPFailed      = "failed"
+	MCPNeedsSignIn = "needs_sign_in"
+	MCPInactive    = "inactive" // the declaration cannot run (placeholder URL, missing file…)
 )
 
 // MCPServer is one declared MCP server as the pane, the trust prompt and
@@ -100,80 +109,11 @@ func mcpServerInfo(s manifest.MCPServer) MCPServer {
 	return out
 }
 
-// mcpRunner is what the Manager asks about running servers: the
-// Dispatcher.
-type mcpRunner interface {
-	mcpStatus(id string) map[string]MCPStatus
-	RestartMCP(id, server string)
-	SignInMCP(ctx context.Context, id, server string) error
-	SignOutMCP(ctx context.Context, id, server string) error
-	MCPChanged() <-chan struct{}
-}
-
-func (m *Manager) setMCP(r mcpRunner) {
-	m.mu.Lock()
-	m.mcp = r
-	m.mu.Unlock()
-}
-
-func (m *Manager) mcpRunner() mcpRunner {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.mcp
-}
-
-// MCPChanged returns a channel closed the next time a running MCP
-// server's state or tools change (nil, never closed, when nothing runs
-// servers in this process); ask again after each close.
-func (m *Manager) MCPChanged() <-chan struct{} {
-	if r := m.mcpRunner(); r != nil {
-		return r.MCPChanged()
-	}
-	return nil
-}
-
-// addMCPState fills in what each server is doing now.
-func (m *Manager) addMCPState(info *Info) {
-	r := m.mcpRunner()
-	if r == nil {
-		return
-	}
-	states := r.mcpStatus(info.ID)
+// addSignIns marks the remote servers whose sign-in is kept. What each
+// server is doing now (its state, tools, stderr) is the server host's to
+// tell: extensions/servers fills it in for the views that show it.
+func (m *Manager) addSignIns(info *Info) {
 	for i, s := range info.MCPServers {
-		info.MCPServers[i].SignedIn = s.Type != manifest.MCPStdio && m.mcpCredentials(info.ID, s.Name) != nil
-		st, ok := states[s.Name]
-		if !ok || s.State == MCPInactive {
-			continue
-		}
-		info.MCPServers[i].State, info.MCPServers[i].Tools, info.MCPServers[i].Error = st.State, st.Tools, st.Error
-		info.MCPServers[i].Stderr, info.MCPServers[i].Pid = st.Stderr, st.Pid
-	}
-}
-
-// ErrNoMCPRunner: nothing runs MCP servers in this process.
-var ErrNoMCPRunner = errors.New("MCP servers do not run here")
-
-// SignInMCP signs in to a remote MCP server (the card's Sign in): the
-// system browser opens; the credentials go to the OS keyring.
-func (m *Manager) SignInMCP(ctx context.Context, id, server string) error {
-	if r := m.mcpRunner(); r != nil {
-		return r.SignInMCP(ctx, id, server)
-	}
-	return ErrNoMCPRunner
-}
-
-// SignOutMCP forgets a remote MCP server's sign-in.
-func (m *Manager) SignOutMCP(ctx context.Context, id, server string) error {
-	if r := m.mcpRunner(); r != nil {
-		return r.SignOutMCP(ctx, id, server)
-	}
-	return m.secrets.Delete(credentialsAccount(id, server))
-}
-
-// RestartMCP stops an extension's MCP server so the next prompt starts it
-// again (the card's Restart button).
-func (m *Manager) RestartMCP(_ context.Context, id, server string) {
-	if r := m.mcpRunner(); r != nil {
-		r.RestartMCP(id, server)
+		info.MCPServers[i].SignedIn = s.Type != manifest.MCPStdio && m.MCPCredentials(info.ID, s.Name) != nil
 	}
 }

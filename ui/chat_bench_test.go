@@ -18,6 +18,7 @@ import (
 	"github.com/agentdesk/agentdesk/agent/llm"
 	"github.com/agentdesk/agentdesk/agent/llm/llmtest"
 	"github.com/agentdesk/agentdesk/extensions"
+	"github.com/agentdesk/agentdesk/extensions/dispatch"
 	"github.com/agentdesk/agentdesk/storage"
 )
 
@@ -77,7 +78,7 @@ func newBenchUIWith(b *testing.B, provider func() (llm.Provider, llm.Config, err
 	if err != nil {
 		b.Fatal(err)
 	}
-	disp := extensions.NewDispatcher(exts, extensions.DispatcherConfig{})
+	disp := dispatch.New(exts, dispatch.Config{})
 	approvals := &agent.Approvals{}
 	ag := agent.New(agent.Config{DB: db, Provider: provider, Lifecycle: disp, Skills: disp, Approver: approvals, Agents: agents,
 		Policy: func() agent.Policy { return agent.PolicyNever }, HomeDir: filepath.Join(home, "home")})

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -11,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/agentdesk/agentdesk/extensions"
+	"github.com/agentdesk/agentdesk/extensions/servers"
 )
 
 // mcpSection lists a card's MCP servers, one row each: name, state (not
@@ -45,6 +47,27 @@ func (p *extensionsPane) mcpSection(info extensions.Info, st *cardState) fyne.Ca
 	return box
 }
 
+// errNoHost: this window runs no MCP servers (a pane without a
+// dispatcher, as in some tests).
+var errNoHost = errors.New("MCP servers do not run here")
+
+// mcp is the host of the running servers, or nil.
+func (p *extensionsPane) mcp() *servers.MCP {
+	if p.u.d.Running == nil {
+		return nil
+	}
+	return p.u.d.Running.MCP()
+}
+
+// withHost runs f on the host, or says there is none.
+func (p *extensionsPane) withHost(f func(h *servers.MCP) error) error {
+	h := p.mcp()
+	if h == nil {
+		return errNoHost
+	}
+	return f(h)
+}
+
 // restartButton stops the server so the next prompt starts it afresh;
 // nil for a server that never started or cannot.
 func (p *extensionsPane) restartButton(id string, sv extensions.MCPServer, st *cardState) fyne.CanvasObject {
@@ -53,7 +76,9 @@ func (p *extensionsPane) restartButton(id string, sv extensions.MCPServer, st *c
 	}
 	b := &widget.Button{Text: "Restart", Icon: theme.ViewRefreshIcon(), Importance: widget.LowImportance, OnTapped: func() {
 		p.run(id, func(ctx context.Context) (string, error) {
-			p.u.d.Extensions.RestartMCP(ctx, id, sv.Name)
+			if err := p.withHost(func(h *servers.MCP) error { h.Restart(id, sv.Name); return nil }); err != nil {
+				return "", err
+			}
 			return fmt.Sprintf("MCP server %s stopped; it starts again with the next prompt.", sv.Name), nil
 		})
 	}}
@@ -72,13 +97,13 @@ func (p *extensionsPane) signInButton(id string, sv extensions.MCPServer, st *ca
 	case sv.SignedIn:
 		b = &widget.Button{Text: "Sign out", Importance: widget.LowImportance, OnTapped: func() {
 			p.run(id, func(ctx context.Context) (string, error) {
-				return fmt.Sprintf("Signed out of %s; its tools leave the next prompt.", sv.Name), p.u.d.Extensions.SignOutMCP(ctx, id, sv.Name)
+				return fmt.Sprintf("Signed out of %s; its tools leave the next prompt.", sv.Name), p.withHost(func(h *servers.MCP) error { return h.SignOut(ctx, id, sv.Name) })
 			})
 		}}
 	case sv.State == extensions.MCPNeedsSignIn || sv.OAuth && sv.State == extensions.MCPNotStarted:
 		b = &widget.Button{Text: "Sign in", Icon: theme.LoginIcon(), Importance: widget.HighImportance, OnTapped: func() {
 			p.run(id, func(ctx context.Context) (string, error) {
-				return fmt.Sprintf("Signed in to %s; its tools join the next prompt.", sv.Name), p.u.d.Extensions.SignInMCP(ctx, id, sv.Name)
+				return fmt.Sprintf("Signed in to %s; its tools join the next prompt.", sv.Name), p.withHost(func(h *servers.MCP) error { return h.SignIn(ctx, id, sv.Name) })
 			})
 		}}
 	default:

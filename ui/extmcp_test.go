@@ -7,9 +7,9 @@ import (
 	"testing"
 
 	"github.com/agentdesk/agentdesk/agent/lifecycle"
-	"github.com/agentdesk/agentdesk/extensions"
 	"github.com/agentdesk/agentdesk/extensions/gittest"
 	"github.com/agentdesk/agentdesk/extensions/mcp/mcptest"
+	"github.com/agentdesk/agentdesk/extensions/servers"
 )
 
 // A server that exits at once: the trust dialog lists it, the card shows
@@ -65,9 +65,8 @@ func TestPaneSignsInToAnMCPServer(t *testing.T) {
 		".mcp.json":                  {Body: `{"mcpServers":{"api":{"type":"http","url":"` + o.MCPURL + `","oauth":{}}}}`},
 	})
 	r.SetHEAD(t, "main")
-	p := newPaneEnv(t, map[string]*gittest.Repo{"wiki": r}, nil)
-	disp := extensions.NewDispatcher(p.exts, extensions.DispatcherConfig{MCPHTTPClient: o.Client(), OpenBrowser: o.Browser})
-	t.Cleanup(disp.Close)
+	p := newPaneEnvMCP(t, map[string]*gittest.Repo{"wiki": r}, nil, servers.MCPConfig{HTTPClient: o.Client(), OpenBrowser: o.Browser})
+	disp := p.disp
 	p.install(p.server.URL + "/wiki.git")
 	p.waitText("Review and enable")
 	p.tap("Review and enable")

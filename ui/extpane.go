@@ -113,8 +113,11 @@ func (p *extensionsPane) watchMCP() {
 		return
 	}
 	p.watching = true
-	ctx, ext := p.u.ctx, p.u.d.Extensions
-	changed := ext.MCPChanged()
+	if p.u.d.Running == nil || p.u.d.Running.MCP() == nil {
+		return // nothing runs servers here
+	}
+	ctx, host := p.u.ctx, p.u.d.Running.MCP()
+	changed := host.Changed()
 	p.u.goWork(func() {
 		for {
 			select {
@@ -127,7 +130,7 @@ func (p *extensionsPane) watchMCP() {
 			case <-ctx.Done():
 				return
 			}
-			changed = ext.MCPChanged() // before the reload reads, so no change falls between
+			changed = host.Changed() // before the reload reads, so no change falls between
 			p.u.d.Do(p.reload)
 		}
 	})
@@ -404,6 +407,9 @@ func (p *extensionsPane) reload() {
 		for i := range infos {
 			if full, err := p.u.d.Extensions.Show(ctx, infos[i].ID); err == nil {
 				infos[i] = full
+			}
+			if p.u.d.Running != nil {
+				p.u.d.Running.AddState(&infos[i])
 			}
 		}
 		winners := map[string]string{}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/extensions"
 	"github.com/agentdesk/agentdesk/extensions/gittest"
+	"github.com/agentdesk/agentdesk/extensions/servers"
 )
 
 func demoPlugin(timeout string) map[string]gittest.File {
@@ -35,6 +36,12 @@ type paneEnv struct {
 
 func newPaneEnv(t *testing.T, extra map[string]*gittest.Repo, client *http.Client) *paneEnv {
 	t.Helper()
+	return newPaneEnvMCP(t, extra, client, servers.MCPConfig{})
+}
+
+// newPaneEnvMCP is newPaneEnv with the MCP host configured by mcp.
+func newPaneEnvMCP(t *testing.T, extra map[string]*gittest.Repo, client *http.Client, mcp servers.MCPConfig) *paneEnv {
+	t.Helper()
 	r := gittest.NewRepo(t)
 	r.Commit(t, "main", "v1", demoPlugin("5"))
 	r.SetHEAD(t, "main")
@@ -46,7 +53,7 @@ func newPaneEnv(t *testing.T, extra map[string]*gittest.Repo, client *http.Clien
 	if client == nil {
 		client = server.Client
 	}
-	h := newHarness(t, harnessOptions{managerOpts: []extensions.Option{extensions.WithHTTPClient(client)}})
+	h := newHarness(t, harnessOptions{managerOpts: []extensions.Option{extensions.WithHTTPClient(client)}, mcp: mcp})
 	u := h.open(false)
 	u.ShowPreferences(sectionExtensions)
 	p := &paneEnv{harness: h, repo: r, server: server, pane: u.prefs.ext, win: u.prefs.win}

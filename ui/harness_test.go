@@ -16,6 +16,8 @@ import (
 	"github.com/agentdesk/agentdesk/agent"
 	"github.com/agentdesk/agentdesk/agent/llm"
 	"github.com/agentdesk/agentdesk/extensions"
+	"github.com/agentdesk/agentdesk/extensions/dispatch"
+	"github.com/agentdesk/agentdesk/extensions/servers"
 	"github.com/agentdesk/agentdesk/storage"
 )
 
@@ -89,7 +91,7 @@ type harness struct {
 	paths     storage.Paths
 	db        *storage.DB
 	exts      *extensions.Manager
-	disp      *extensions.Dispatcher
+	disp      *dispatch.Dispatcher
 	approvals *agent.Approvals
 	attention *Attention
 	agent     *agent.Agent
@@ -101,6 +103,7 @@ type harness struct {
 type harnessOptions struct {
 	provider    func() (llm.Provider, llm.Config, error)
 	managerOpts []extensions.Option
+	mcp         servers.MCPConfig // the MCP host's (remote servers' client, sign-in browser)
 	policy      agent.Policy
 	window      func(context.Context) agent.Window // Deps.ContextWindow
 }
@@ -125,7 +128,8 @@ func newHarness(t *testing.T, opts harnessOptions) *harness {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h.disp = extensions.NewDispatcher(h.exts, extensions.DispatcherConfig{})
+	h.disp = dispatch.New(h.exts, dispatch.Config{MCP: servers.NewMCP(h.exts, opts.mcp)})
+	t.Cleanup(h.disp.Close)
 	h.approvals = &agent.Approvals{}
 	h.attention = NewAttention(h.app)
 	// The test app keeps the last notification unguarded: send on the test
@@ -153,7 +157,7 @@ func newHarness(t *testing.T, opts harnessOptions) *harness {
 // its start-up work finish.
 func (h *harness) open(withProject bool) *UI {
 	h.t.Helper()
-	d := Deps{App: h.app, Do: h.loop.do, Agent: h.agent, Approvals: h.approvals, Attention: h.attention, Prefs: h.db, Extensions: h.exts,
+	d := Deps{App: h.app, Do: h.loop.do, Agent: h.agent, Approvals: h.approvals, Attention: h.attention, Prefs: h.db, Extensions: h.exts, Running: h.disp,
 		DataDir: h.paths.Data, LogFile: h.paths.LogFile(), DetectedPATH: func() string { return "/usr/bin:/bin" }, ContextWindow: h.opts.window}
 	if withProject {
 		d.StartDir = h.project

@@ -17,6 +17,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/agent"
 	"github.com/agentdesk/agentdesk/extensions"
+	"github.com/agentdesk/agentdesk/extensions/dispatch"
 )
 
 // Title is the main window's title (the Xvfb test finds the window by it).
@@ -39,6 +40,10 @@ type Deps struct {
 	// Prefs keeps the window's own preferences (size, sidebar, theme).
 	Prefs      Prefs
 	Extensions *extensions.Manager
+	// Running is what runs the extensions (the dispatcher): the cards'
+	// live state (MCP servers, lingering processes) and MCP actions; nil
+	// shows installed state only.
+	Running *dispatch.Dispatcher
 	// DataDir and LogFile are shown in Preferences → Advanced.
 	DataDir, LogFile string
 	// DetectedPATH is the login shell's PATH hooks get unless overridden.

@@ -43,7 +43,7 @@ type Spec struct {
 	// never block (see HeadTail and Head).
 	Stdout, Stderr io.Writer
 	// Owner names whom the child runs for, such as an extension id: what
-	// it leaves running after Release is ended by StopOwned(Owner).
+	// it leaves running, kept by a Linger, is ended by StopOwned(Owner).
 	Owner string
 }
 

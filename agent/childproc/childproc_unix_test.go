@@ -146,10 +146,12 @@ func TestLeftoversAfterExit(t *testing.T) {
 				childproctest.WaitGone(t, pid)
 				return
 			}
-			p.Release()
+			l := NewLinger()
+			l.Keep(p)
+			t.Cleanup(l.StopAll)
 			time.Sleep(50 * time.Millisecond)
 			if childproctest.Gone(pid) {
-				t.Fatalf("background process %d was stopped after Release", pid)
+				t.Fatalf("background process %d was stopped after Keep", pid)
 			}
 		})
 	}
@@ -206,8 +208,8 @@ func TestExitSignal(t *testing.T) {
 }
 
 // leaveDaemon runs a child for owner that exits 0 leaving a background
-// process behind, releases it, and returns that process's pid.
-func leaveDaemon(t *testing.T, owner string) int {
+// process behind, keeps it in l, and returns that process's pid.
+func leaveDaemon(t *testing.T, l *Linger, owner string) int {
 	t.Helper()
 	sh, err := exec.LookPath("sh")
 	if err != nil {
@@ -224,26 +226,27 @@ func leaveDaemon(t *testing.T, owner string) int {
 	if err := p.Wait(); err != nil {
 		t.Fatal(err)
 	}
-	p.Release()
+	l.Keep(p)
 	return pid
 }
 
 // What a successful child leaves running is ended by its owner's
 // StopOwned, and by StopAll, never by another owner's.
 func TestLingeringGroups(t *testing.T) {
-	a, b := leaveDaemon(t, "ext-a"), leaveDaemon(t, "ext-b")
-	if got := Lingering("ext-a"); len(got) != 1 {
-		t.Fatalf("Lingering(ext-a) = %v, want one group", got)
+	l := NewLinger()
+	a, b := leaveDaemon(t, l, "ext-a"), leaveDaemon(t, l, "ext-b")
+	if got := l.Pids("ext-a"); len(got) != 1 {
+		t.Fatalf("Pids(ext-a) = %v, want one group", got)
 	}
-	StopOwned("ext-a")
+	l.StopOwned("ext-a")
 	childproctest.WaitGone(t, a)
 	if childproctest.Gone(b) {
 		t.Fatal("StopOwned(ext-a) stopped ext-b's process")
 	}
-	if got := Lingering("ext-a"); len(got) != 0 {
-		t.Errorf("Lingering(ext-a) after StopOwned = %v", got)
+	if got := l.Pids("ext-a"); len(got) != 0 {
+		t.Errorf("Pids(ext-a) after StopOwned = %v", got)
 	}
-	StopAll()
+	l.StopAll()
 	childproctest.WaitGone(t, b)
 }
 
@@ -253,10 +256,25 @@ func TestReleaseOfAnEmptyGroupKeepsNothing(t *testing.T) {
 	if err := p.Wait(); err != nil {
 		t.Fatal(err)
 	}
-	p.Release()
-	lingering.Lock()
-	defer lingering.Unlock()
-	if _, ok := lingering.procs[p]; ok {
+	l := NewLinger()
+	l.Keep(p)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if _, ok := l.procs[p]; ok {
 		t.Error("an empty group was kept")
 	}
+}
+
+// Without a Linger, what a successful child leaves running is stopped:
+// nothing is left that no one can end.
+func TestKeepWithoutALingerStops(t *testing.T) {
+	p, dir := startShell(t, context.Background(), backgroundPid(">/dev/null 2>&1")+"exit 0", nil, nil)
+	pid := readPid(t, dir)
+	killOnCleanup(t, pid)
+	if err := p.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	var l *Linger
+	l.Keep(p)
+	childproctest.WaitGone(t, pid)
 }

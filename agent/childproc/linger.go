@@ -2,47 +2,56 @@ package childproc
 
 import "sync"
 
-// lingering holds the groups that children left running after a
-// successful exit (a hook may start a daemon), by owner, so they can be
-// ended when their owner goes away. Only groups this process started and
-// saw alive get here, and a group seen empty is never signalled again:
-// its id may by then belong to someone else.
-var lingering = struct {
-	sync.Mutex
+// Linger holds the groups that children left running after a successful
+// exit (a hook may start a daemon), by owner, so they can be ended when
+// their owner goes away. Only groups this process started and saw alive
+// get here, and a group seen empty is never signalled again: its id may
+// by then belong to someone else. Whoever runs such children owns one
+// Linger (the extensions dispatcher does) and ends it with StopAll.
+type Linger struct {
+	mu    sync.Mutex
 	procs map[*Process]struct{}
-}{procs: map[*Process]struct{}{}}
+}
 
-// Release lets processes the child left behind live on and frees what the
+// NewLinger returns an empty registry.
+func NewLinger() *Linger { return &Linger{procs: map[*Process]struct{}{}} }
+
+// Keep lets processes p left behind live on and frees what the
 // supervisor holds for an empty group. A group that still has members is
 // kept under its owner (Spec.Owner) until StopOwned or StopAll ends it.
-func (p *Process) Release() {
+// A nil Linger keeps nothing: what is left is stopped.
+func (l *Linger) Keep(p *Process) {
 	if !p.group.alive() {
 		p.group.release()
 		return
 	}
-	lingering.Lock()
-	lingering.procs[p] = struct{}{}
-	lingering.Unlock()
+	if l == nil {
+		p.group.stop()
+		return
+	}
+	l.mu.Lock()
+	l.procs[p] = struct{}{}
+	l.mu.Unlock()
 }
 
 // StopOwned ends every lingering group of owner, as Stop does (SIGTERM,
 // then SIGKILL after Grace), all at once, and returns when they are gone.
-func StopOwned(owner string) {
-	stopLingering(func(p *Process) bool { return p.owner == owner })
+func (l *Linger) StopOwned(owner string) {
+	l.stop(func(p *Process) bool { return p.owner == owner })
 }
 
 // StopAll ends every lingering group; the app calls it as it quits.
-func StopAll() {
-	stopLingering(func(*Process) bool { return true })
+func (l *Linger) StopAll() {
+	l.stop(func(*Process) bool { return true })
 }
 
-// Lingering returns the leader process ids of owner's lingering groups
-// that still have members.
-func Lingering(owner string) []int {
-	lingering.Lock()
-	defer lingering.Unlock()
+// Pids returns the leader process ids of owner's lingering groups that
+// still have members.
+func (l *Linger) Pids(owner string) []int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
 	var pids []int
-	for p := range lingering.procs {
+	for p := range l.procs {
 		if p.owner == owner && p.group.alive() {
 			pids = append(pids, p.cmd.Process.Pid)
 		}
@@ -50,16 +59,16 @@ func Lingering(owner string) []int {
 	return pids
 }
 
-func stopLingering(match func(*Process) bool) {
-	lingering.Lock()
+func (l *Linger) stop(match func(*Process) bool) {
+	l.mu.Lock()
 	var procs []*Process
-	for p := range lingering.procs {
+	for p := range l.procs {
 		if match(p) {
 			procs = append(procs, p)
-			delete(lingering.procs, p)
+			delete(l.procs, p)
 		}
 	}
-	lingering.Unlock()
+	l.mu.Unlock()
 	var wg sync.WaitGroup
 	for _, p := range procs {
 		wg.Go(p.group.stop)

@@ -61,8 +61,11 @@ type Spec struct {
 	// MaxTimeout is clamped to it.
 	Timeout time.Duration
 	// Owner names whom the hook runs for (an extension id): processes a
-	// successful run leaves behind are ended by childproc.StopOwned(Owner).
-	Owner string
+	// successful run leaves behind are kept in Linger under Owner, until
+	// its StopOwned(Owner) or StopAll ends them. A nil Linger keeps
+	// nothing: they are stopped when the hook exits.
+	Owner  string
+	Linger *childproc.Linger
 }
 
 // Result is what one run produced.
@@ -87,8 +90,8 @@ type Result struct {
 // Run executes s and waits for it. It never returns before the hook's
 // process group has exited or been killed; a hook that succeeds may leave
 // background processes it started without holding its output open, just as
-// in Claude Code. Those stay known under s.Owner until childproc.StopOwned
-// or childproc.StopAll ends them.
+// in Claude Code. Those stay known in s.Linger under s.Owner until it
+// ends them.
 func Run(ctx context.Context, s Spec) Result {
 	inv := &invocation{program: programName(s.Argv), timeout: effectiveTimeout(s.Timeout)}
 	res := Result{Program: inv.program, ExitCode: -1}
@@ -114,7 +117,7 @@ func Run(ctx context.Context, s Spec) Result {
 		res.Err = failure
 		return res
 	}
-	inv.proc.Release()
+	s.Linger.Keep(inv.proc)
 	return res
 }
 

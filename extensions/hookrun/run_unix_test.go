@@ -142,9 +142,13 @@ func TestRunKillsGrandchildHoldingStdout(t *testing.T) {
 }
 
 // A successful hook may leave a background process that does not hold its
-// output, as Claude Code allows.
+// output, as Claude Code allows; it is kept in the Spec's Linger under
+// its owner, and ended by it.
 func TestRunSuccessKeepsDetachedGrandchild(t *testing.T) {
-	res := Run(context.Background(), helperSpec(t, "spawn", "detached"))
+	l := childproc.NewLinger()
+	spec := helperSpec(t, "spawn", "detached")
+	spec.Owner, spec.Linger = "ext", l
+	res := Run(context.Background(), spec)
 	if res.Err != nil {
 		t.Fatalf("Run: %v", res.Err)
 	}
@@ -156,6 +160,22 @@ func TestRunSuccessKeepsDetachedGrandchild(t *testing.T) {
 	if childproctest.Gone(pid) {
 		t.Fatalf("background process %d was killed after a successful run", pid)
 	}
+	if got := l.Pids("ext"); len(got) != 1 {
+		t.Fatalf("Linger.Pids = %v, want the hook's group", got)
+	}
+	l.StopOwned("ext")
+	childproctest.WaitGone(t, pid)
+}
+
+// Without a Linger nothing a hook leaves behind outlives it.
+func TestRunWithoutLingerStopsWhatIsLeft(t *testing.T) {
+	res := Run(context.Background(), helperSpec(t, "spawn", "detached"))
+	if res.Err != nil {
+		t.Fatalf("Run: %v", res.Err)
+	}
+	pid := pidFromStdout(t, res)
+	t.Cleanup(func() { _ = unix.Kill(pid, unix.SIGKILL) })
+	childproctest.WaitGone(t, pid)
 }
 
 func TestRunStdoutFlood(t *testing.T) {

@@ -1,6 +1,6 @@
 //go:build realplugins
 
-package extensions
+package dispatch
 
 import (
 	"context"
@@ -103,7 +103,7 @@ func TestRealHookify(t *testing.T) {
 		t.Fatal(err)
 	}
 	approver := &recordingApprover{answer: agent.Deny}
-	l.disp = NewDispatcher(l.m, DispatcherConfig{HookPATH: func() string { return os.Getenv("PATH") }})
+	l.disp = New(l.m, Config{HookPATH: func() string { return os.Getenv("PATH") }})
 	l.agent = agent.New(agent.Config{DB: l.db, Lifecycle: l.disp, Skills: l.disp, Approver: approver, TranscriptDir: t.TempDir(),
 		Policy: func() agent.Policy { return agent.PolicyAsk }, HomeDir: filepath.Join(l.home, "home"),
 		Provider: func() (llm.Provider, llm.Config, error) {

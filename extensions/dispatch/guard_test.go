@@ -1,6 +1,6 @@
 //go:build unix
 
-package extensions
+package dispatch
 
 import (
 	"context"

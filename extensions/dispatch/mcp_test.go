@@ -1,6 +1,6 @@
 //go:build unix
 
-package extensions
+package dispatch
 
 import (
 	"context"
@@ -14,6 +14,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/agentdesk/agentdesk/extensions"
+	"github.com/agentdesk/agentdesk/extensions/servers"
 
 	"github.com/agentdesk/agentdesk/agent"
 	"github.com/agentdesk/agentdesk/agent/lifecycle"
@@ -66,7 +69,7 @@ func newMCPEnv(t *testing.T, answer agent.Decision) *mcpEnv {
 // agent that asks the approver.
 func withMCP(t *testing.T, l *loopEnv, answer agent.Decision) *mcpEnv {
 	e := &mcpEnv{loopEnv: l, approver: &recordingApprover{answer: answer}}
-	l.disp = NewDispatcher(l.m, DispatcherConfig{HookPATH: func() string { return testPATH }})
+	l.disp = New(l.m, Config{HookPATH: func() string { return testPATH }})
 	t.Cleanup(l.disp.Close)
 	l.agent = agent.New(agent.Config{DB: l.db, Lifecycle: l.disp, Skills: l.disp, MCP: l.disp, Agents: l.disp, Approver: e.approver,
 		Policy: func() agent.Policy { return agent.PolicyAsk }, HomeDir: filepath.Join(l.home, "home"), TranscriptDir: t.TempDir(),
@@ -78,9 +81,9 @@ func withMCP(t *testing.T, l *loopEnv, answer agent.Decision) *mcpEnv {
 	return e
 }
 
-func (e *mcpEnv) server(name string) MCPServer {
+func (e *mcpEnv) server(name string) extensions.MCPServer {
 	e.t.Helper()
-	info, err := e.m.Show(context.Background(), "mcpfix")
+	info, err := liveShow(context.Background(), e.m, e.disp, "mcpfix")
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -90,7 +93,7 @@ func (e *mcpEnv) server(name string) MCPServer {
 		}
 	}
 	e.t.Fatalf("no server %q in %+v", name, info.MCPServers)
-	return MCPServer{}
+	return extensions.MCPServer{}
 }
 
 func toolResult(r llmtest.Request) string {
@@ -106,13 +109,7 @@ func toolResult(r llmtest.Request) string {
 func (e *mcpEnv) waitStale() {
 	e.t.Helper()
 	for range 500 {
-		e.disp.mcp.mu.Lock()
-		stale := false
-		for _, s := range e.disp.mcp.servers {
-			stale = stale || s.stale
-		}
-		e.disp.mcp.mu.Unlock()
-		if stale {
+		if e.disp.MCP().ToolsChanged("mcpfix") {
 			return
 		}
 		time.Sleep(10 * time.Millisecond)
@@ -140,7 +137,7 @@ func TestMCPServersListedForTrustAndNotStartedAtInstall(t *testing.T) {
 	if p := tr.NotRunServers[0]; p.Name != "placeholder" || !strings.Contains(p.Inactive, "placeholder") {
 		t.Errorf("placeholder server shown as %+v", p)
 	}
-	if info.MCPServers[0].State != MCPNotStarted || info.MCPServers[1].State != MCPInactive {
+	if info.MCPServers[0].State != extensions.MCPNotStarted || info.MCPServers[1].State != extensions.MCPInactive {
 		t.Errorf("states after install: %+v", info.MCPServers)
 	}
 }
@@ -157,7 +154,7 @@ func TestMCPTrustHashChangesWithTheServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	info, _ := e.m.Show(context.Background(), "mcpfix")
-	if info.Status != StatusNeedsReview {
+	if info.Status != extensions.StatusNeedsReview {
 		t.Fatalf("an update that changes a server's env is %s, want needs review", info.Status)
 	}
 }
@@ -183,7 +180,7 @@ func TestMCPToolCallThroughTheLoop(t *testing.T) {
 	if !strings.Contains(notices, "tool broken is left out") || strings.Count(notices, "placeholder") != 0 {
 		t.Errorf("notices %q", notices)
 	}
-	if srv := e.server("fix"); srv.State != MCPReady || !slices.Contains(srv.Tools, "echo") || srv.Pid == 0 {
+	if srv := e.server("fix"); srv.State != extensions.MCPReady || !slices.Contains(srv.Tools, "echo") || srv.Pid == 0 {
 		t.Errorf("card state %+v", srv)
 	}
 }
@@ -283,7 +280,7 @@ func TestMCPStopCancelsTheCall(t *testing.T) {
 	s := e.session()
 	e.model.Push(llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "mcp__plugin_mcpfix_fix__slow", Args: `{}`}}}, llmtest.Reply{Text: "never"})
 	s.Submit("wait")
-	mark := filepath.Join(e.m.store.dataDir("mcpfix"), "mark")
+	mark := filepath.Join(e.info.DataDir, "mark")
 	mcptest.WaitMark(t, mark, "started")
 	s.Stop()
 	e.idle(s)
@@ -302,7 +299,7 @@ func TestMCPCrashIsShownAndTheTurnGoesOn(t *testing.T) {
 	if slices.Contains(next.Tools, echoTool) {
 		t.Errorf("a crashed server's tools are still offered")
 	}
-	if srv := e.server("fix"); srv.State != MCPFailed || !strings.Contains(srv.Stderr, "fixture crashing on purpose") {
+	if srv := e.server("fix"); srv.State != extensions.MCPFailed || !strings.Contains(srv.Stderr, "fixture crashing on purpose") {
 		t.Errorf("card after crash %+v", srv)
 	}
 	if !strings.Contains(strings.Join(hosts(s, agent.HostNotice), "\n"), "fix is unavailable") {
@@ -313,7 +310,7 @@ func TestMCPCrashIsShownAndTheTurnGoesOn(t *testing.T) {
 			t.Errorf("the notice is not marked as an MCP one (its card, not a failing hook): %+v", h)
 		}
 	}
-	e.m.RestartMCP(context.Background(), "mcpfix", "fix")
+	e.disp.MCP().Restart("mcpfix", "fix")
 	e.model.Push(llmtest.Reply{Text: "restarted"})
 	if r := e.send(s, "after restart"); !slices.Contains(r.Tools, echoTool) {
 		t.Errorf("restarted server's tools missing: %q", r.Tools)
@@ -375,8 +372,7 @@ func TestMCPRemoteAsksForSignIn(t *testing.T) {
 		".mcp.json":                  {Body: `{"api": {"type": "http", "url": "` + ts.URL + `/mcp"}}`},
 	}
 	l := newLoopEnv(t, map[string]*gittest.Repo{"remote": repo(t, files)}, "remote")
-	l.disp = NewDispatcher(l.m, DispatcherConfig{MCPHTTPClient: ts.Client()})
-	t.Cleanup(l.disp.Close)
+	l.disp = l.mcpDispatcher(servers.MCPConfig{HTTPClient: ts.Client()})
 	set := l.disp.Tools(context.Background(), lifecycle.ToolsEvent{SessionID: "s", ProjectDir: l.project})
 	if len(set.Tools) != 0 || len(set.Notices) != 1 || !strings.Contains(set.Notices[0].Text, "remote › api needs you to sign in") {
 		t.Fatalf("tool set %+v", set)
@@ -384,25 +380,9 @@ func TestMCPRemoteAsksForSignIn(t *testing.T) {
 	if again := l.disp.Tools(context.Background(), lifecycle.ToolsEvent{SessionID: "s", ProjectDir: l.project}); len(again.Notices) != 0 {
 		t.Errorf("told twice: %+v", again.Notices)
 	}
-	info, _ := l.m.Show(context.Background(), "remote")
-	if info.MCPServers[0].State != MCPNeedsSignIn {
+	info, _ := liveShow(context.Background(), l.m, l.disp, "remote")
+	if info.MCPServers[0].State != extensions.MCPNeedsSignIn {
 		t.Errorf("card state %+v", info.MCPServers[0])
-	}
-}
-
-func TestMCPToolNamesFitTheModelAPIs(t *testing.T) {
-	long := toolName("knowledge-work-plugins", "google calendar", "list_events_for_every_calendar_of_the_user")
-	if len(long) != maxToolName || !strings.HasPrefix(long, "mcp__plugin_knowledge-work-plugins_google_calendar__") {
-		t.Errorf("long name %q (%d)", long, len(long))
-	}
-	if again := toolName("knowledge-work-plugins", "google calendar", "list_events_for_every_calendar_of_the_user"); again != long {
-		t.Error("shortened name not stable")
-	}
-	if other := toolName("knowledge-work-plugins", "google calendar", "list_events_for_every_calendar_of_the_team"); other == long {
-		t.Error("two long names collide")
-	}
-	if short := toolName("ctx", "srv", "a.b"); short != "mcp__plugin_ctx_srv__a_b" {
-		t.Errorf("short name %q", short)
 	}
 }
 
@@ -417,35 +397,33 @@ func TestMCPSignInAndOut(t *testing.T) {
 	}
 	l := newLoopEnv(t, map[string]*gittest.Repo{"remote": repo(t, files)}, "remote")
 	ev := lifecycle.ToolsEvent{SessionID: "s", ProjectDir: l.project}
-	headless := NewDispatcher(l.m, DispatcherConfig{MCPHTTPClient: o.Client()})
-	t.Cleanup(headless.Close)
-	if err := headless.SignInMCP(context.Background(), "remote", "api"); !errors.Is(err, mcp.ErrNoBrowser) {
+	headless := l.mcpDispatcher(servers.MCPConfig{HTTPClient: o.Client()})
+	if err := headless.MCP().SignIn(context.Background(), "remote", "api"); !errors.Is(err, mcp.ErrNoBrowser) {
 		t.Fatalf("headless sign-in: %v", err)
 	}
 	headless.Close()
-	l.disp = NewDispatcher(l.m, DispatcherConfig{MCPHTTPClient: o.Client(), OpenBrowser: o.Browser})
-	t.Cleanup(l.disp.Close)
+	l.disp = l.mcpDispatcher(servers.MCPConfig{HTTPClient: o.Client(), OpenBrowser: o.Browser})
 	if set := l.disp.Tools(context.Background(), ev); len(set.Tools) != 0 {
 		t.Fatalf("tools before sign-in: %+v", set)
 	}
-	if err := l.m.SignInMCP(context.Background(), "remote", "api"); err != nil {
+	if err := l.disp.MCP().SignIn(context.Background(), "remote", "api"); err != nil {
 		t.Fatal(err)
 	}
 	set := l.disp.Tools(context.Background(), ev)
 	if !slices.ContainsFunc(set.Tools, func(d lifecycle.ToolDescriptor) bool { return d.Name == "mcp__plugin_remote_api__echo" }) {
 		t.Fatalf("tools after sign-in: %+v", set)
 	}
-	info, _ := l.m.Show(context.Background(), "remote")
-	if s := info.MCPServers[0]; !s.SignedIn || s.State != MCPReady {
+	info, _ := liveShow(context.Background(), l.m, l.disp, "remote")
+	if s := info.MCPServers[0]; !s.SignedIn || s.State != extensions.MCPReady {
 		t.Errorf("card after sign-in %+v", s)
 	}
-	if err := l.m.SignOutMCP(context.Background(), "remote", "api"); err != nil {
+	if err := l.disp.MCP().SignOut(context.Background(), "remote", "api"); err != nil {
 		t.Fatal(err)
 	}
 	if set := l.disp.Tools(context.Background(), ev); len(set.Tools) != 0 {
 		t.Errorf("tools after sign-out: %+v", set)
 	}
-	if info, _ := l.m.Show(context.Background(), "remote"); info.MCPServers[0].SignedIn {
+	if info, _ := liveShow(context.Background(), l.m, l.disp, "remote"); info.MCPServers[0].SignedIn {
 		t.Error("still signed in")
 	}
 }
@@ -456,14 +434,13 @@ func TestMCPStartTimeout(t *testing.T) {
 	files := mcpPlugin(t)
 	files[".mcp.json"] = gittest.File{Body: strings.Replace(files[".mcp.json"].Body, `"GREETING"`, `"`+mcptest.DelayEnv+`": "30s", "GREETING"`, 1)}
 	l := newLoopEnv(t, map[string]*gittest.Repo{"mcpfix": repo(t, files)}, "mcpfix")
-	l.disp = NewDispatcher(l.m, DispatcherConfig{HookPATH: func() string { return testPATH },
-		MCPStartTimeout: func() time.Duration { return 300 * time.Millisecond }})
-	t.Cleanup(l.disp.Close)
+	l.disp = l.mcpDispatcher(servers.MCPConfig{StartTimeout: func() time.Duration { return 300 * time.Millisecond }})
 	set := l.disp.Tools(context.Background(), lifecycle.ToolsEvent{SessionID: "s", ProjectDir: l.project})
 	if len(set.Tools) != 0 || len(set.Notices) != 1 || !strings.Contains(set.Notices[0].Text, "did not answer within the start timeout") {
 		t.Fatalf("slow server: %+v", set)
 	}
-	if srv := l.disp.mcpStatus("mcpfix")["fix"]; srv.State != MCPFailed || srv.Pid != 0 {
+	info, _ := liveShow(context.Background(), l.m, l.disp, "mcpfix")
+	if srv := info.MCPServers[0]; srv.State != extensions.MCPFailed || srv.Pid != 0 {
 		t.Errorf("slow server state %+v", srv)
 	}
 }

@@ -1,20 +1,19 @@
 //go:build unix
 
-package extensions_test
+package dispatch_test
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"testing"
 	"time"
 
 	"github.com/agentdesk/agentdesk/agent/lifecycle"
 	"github.com/agentdesk/agentdesk/extensions"
+	"github.com/agentdesk/agentdesk/extensions/dispatch"
 	"github.com/agentdesk/agentdesk/extensions/gittest"
 	"github.com/agentdesk/agentdesk/storage"
 )
@@ -25,7 +24,7 @@ const benchHookPATH = "/usr/bin:/bin"
 // benchExtensions is a Manager with enabled extensions, each with one
 // UserPromptSubmit hook running its hooks/run.sh, and their Dispatcher.
 type benchExtensions struct {
-	disp    *extensions.Dispatcher
+	disp    *dispatch.Dispatcher
 	infos   []extensions.Info
 	project string
 }
@@ -59,7 +58,7 @@ func newBenchExtensionsFor(b *testing.B, n int, event, body string) *benchExtens
 		b.Fatal(err)
 	}
 	x := &benchExtensions{project: filepath.Join(dir, "project"),
-		disp: extensions.NewDispatcher(m, extensions.DispatcherConfig{HookPATH: func() string { return benchHookPATH }})}
+		disp: dispatch.New(m, dispatch.Config{HookPATH: func() string { return benchHookPATH }})}
 	if err := os.MkdirAll(x.project, 0o755); err != nil {
 		b.Fatal(err)
 	}
@@ -119,47 +118,6 @@ func (x *benchExtensions) execHook(b *testing.B) func() time.Duration {
 	}
 }
 
-// paired collects timings of two contenders run alternately in one
-// benchmark, so load from elsewhere on the machine hits both alike.
-type paired struct {
-	ours, yardstick []time.Duration
-}
-
-// run times ours and yardstick once each, alternating which goes first.
-func (p *paired) run(ours, yardstick func() time.Duration) {
-	if len(p.ours)%2 == 0 {
-		p.ours = append(p.ours, ours())
-		p.yardstick = append(p.yardstick, yardstick())
-		return
-	}
-	p.yardstick = append(p.yardstick, yardstick())
-	p.ours = append(p.ours, ours())
-}
-
-// report reports both medians in milliseconds under the given names, the
-// median of the pairwise differences (added-ms) and of the pairwise
-// ratios (ratio).
-func (p *paired) report(b *testing.B, oursName, yardstickName string) {
-	added := make([]time.Duration, len(p.ours))
-	ratios := make([]float64, len(p.ours))
-	for i := range p.ours {
-		added[i] = p.ours[i] - p.yardstick[i]
-		ratios[i] = float64(p.ours[i]) / float64(p.yardstick[i])
-	}
-	b.ReportMetric(millis(median(p.ours)), oursName+"-median-ms")
-	b.ReportMetric(millis(median(p.yardstick)), yardstickName+"-median-ms")
-	b.ReportMetric(millis(median(added)), "added-ms")
-	b.ReportMetric(median(ratios), "ratio")
-}
-
-func median[T cmp.Ordered](samples []T) T {
-	sorted := slices.Clone(samples)
-	slices.Sort(sorted)
-	return sorted[len(sorted)/2]
-}
-
-func millis(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
-
 // BenchmarkHookDispatch compares one UserPromptSubmit through the
 // Dispatcher (registry read, tamper check, environment, run, parse, run
 // record) for one extension whose hook is a trivial script with exec'ing
@@ -168,11 +126,11 @@ func millis(d time.Duration) float64 { return float64(d) / float64(time.Millisec
 func BenchmarkHookDispatch(b *testing.B) {
 	x := newBenchExtensions(b, 1, "exit 0")
 	direct := x.execHook(b)
-	var p paired
+	var p gittest.Paired
 	for b.Loop() {
-		p.run(func() time.Duration { return x.submit(b) }, direct)
+		p.Run(func() time.Duration { return x.submit(b) }, direct)
 	}
-	p.report(b, "dispatch", "exec")
+	p.Report(b, "dispatch", "exec")
 }
 
 // slowHook is a hook that takes 100 ms.
@@ -185,11 +143,11 @@ const slowHook = "sleep 0.1"
 func BenchmarkSlowPromptHooks(b *testing.B) {
 	one := newBenchExtensions(b, 1, slowHook)
 	five := newBenchExtensions(b, 5, slowHook)
-	var p paired
+	var p gittest.Paired
 	for b.Loop() {
-		p.run(func() time.Duration { return five.submit(b) }, func() time.Duration { return one.submit(b) })
+		p.Run(func() time.Duration { return five.submit(b) }, func() time.Duration { return one.submit(b) })
 	}
-	p.report(b, "five", "one")
+	p.Report(b, "five", "one")
 }
 
 // BenchmarkPreToolUseOverhead measures what a PreToolUse hook adds to a
@@ -211,9 +169,9 @@ func BenchmarkPreToolUseOverhead(b *testing.B) {
 		return took
 	}
 	direct := x.execHook(b)
-	var p paired
+	var p gittest.Paired
 	for b.Loop() {
-		p.run(guarded, direct)
+		p.Run(guarded, direct)
 	}
-	p.report(b, "pretooluse", "exec")
+	p.Report(b, "pretooluse", "exec")
 }

@@ -1,11 +1,10 @@
-package extensions
+package dispatch
 
 import (
 	"context"
-	"errors"
 	"time"
 
-	"github.com/agentdesk/agentdesk/storage"
+	"github.com/agentdesk/agentdesk/extensions"
 )
 
 // removalPoll is how often the registry row of an extension whose hooks
@@ -16,7 +15,7 @@ const removalPoll = 250 * time.Millisecond
 
 // watchRemoval stops x's hooks (and what they left running) once x is no
 // longer enabled at the commit they run from. It returns when ctx ends.
-func (d *Dispatcher) watchRemoval(ctx context.Context, x active) {
+func (d *Dispatcher) watchRemoval(ctx context.Context, x extensions.Active) {
 	tick := time.NewTicker(removalPoll)
 	defer tick.Stop()
 	for {
@@ -25,22 +24,9 @@ func (d *Dispatcher) watchRemoval(ctx context.Context, x active) {
 			return
 		case <-tick.C:
 		}
-		if !d.stillActive(ctx, x) {
-			d.stop(x.id)
+		if !d.reg.StillActive(ctx, x.ID, x.Commit) {
+			d.stop(x.ID)
 			return
 		}
 	}
-}
-
-// stillActive reads x's registry row. A read that fails for another
-// reason than a missing row proves nothing, so the hooks go on.
-func (d *Dispatcher) stillActive(ctx context.Context, x active) bool {
-	e, err := d.m.db.Extension(ctx, x.id)
-	switch {
-	case errors.Is(err, storage.ErrNotFound):
-		return false
-	case err != nil:
-		return true
-	}
-	return e.Enabled && e.ReviewReason == "" && e.ActiveCommit == x.commit
 }

@@ -1,4 +1,10 @@
-package extensions
+// Package dispatch serves the enabled extensions to the agent loop: the
+// Dispatcher implements the lifecycle contract (agent/lifecycle: context
+// and guard hooks, run history), the skill, command and agent sets, and
+// the loop's MCP tools through the server host (extensions/servers). It
+// reads the registry through Registry, which *extensions.Manager
+// implements, so it is tested with in-memory extensions as well.
+package dispatch
 
 import (
 	"context"
@@ -6,8 +12,9 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"net/http"
+	"log/slog"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -16,17 +23,42 @@ import (
 	"github.com/agentdesk/agentdesk/agent/childproc"
 	"github.com/agentdesk/agentdesk/agent/lifecycle"
 	"github.com/agentdesk/agentdesk/agent/skills"
+	"github.com/agentdesk/agentdesk/extensions"
 	"github.com/agentdesk/agentdesk/extensions/hookrun"
 	"github.com/agentdesk/agentdesk/extensions/manifest"
+	"github.com/agentdesk/agentdesk/extensions/servers"
 	"github.com/agentdesk/agentdesk/storage"
 )
 
+// Registry is what the Dispatcher reads and writes of the installed
+// extensions (*extensions.Manager implements it).
+type Registry interface {
+	// Active lists the enabled, trusted extensions in installation order.
+	Active(ctx context.Context) []extensions.Active
+	// StillActive reports whether id is still enabled and trusted at
+	// commit (the row may have been changed by another process).
+	StillActive(ctx context.Context, id, commit string) bool
+	// Lease keeps a version folder from being deleted while hooks run
+	// from it.
+	Lease(dir string) (release func())
+	// MarkForReview pauses an extension whose files changed on disk.
+	MarkForReview(ctx context.Context, id, reason string) error
+	// RecordRun keeps one hook run in the run history.
+	RecordRun(run storage.HookRun)
+	// OnRemove registers f, called with an extension's id before it is
+	// disabled, uninstalled or switched to another version.
+	OnRemove(f func(id string))
+}
+
 // Dispatcher serves the enabled extensions to the agent loop: it
-// implements lifecycle.Lifecycle (context and guard hooks, run history),
-// agent.SkillSource, the command and agent sets, and hosts their MCP
-// servers (mcphost.go) for the loop's tools.
+// implements lifecycle.Lifecycle, lifecycle.ToolSource (the MCP host's
+// tools), lifecycle.CommandSource, lifecycle.AgentSource and
+// agent.SkillSource, and stops an extension's hooks, the processes they
+// left running and its servers when it is disabled, updated or removed.
 type Dispatcher struct {
-	m              *Manager
+	reg            Registry
+	mcp            *servers.MCP
+	linger         *childproc.Linger // what successful hooks left running, by extension
 	hookPATH       func() string
 	defaultTimeout func() time.Duration
 	environ        func() []string
@@ -34,41 +66,24 @@ type Dispatcher struct {
 	mu        sync.Mutex
 	running   map[string]map[*context.CancelFunc]struct{} // by extension: cancels of running events
 	announced map[string]string                           // extension → failure already shown in the chat
-
-	// MCP servers (mcphost.go).
-	mcp                       mcpHost
-	startTimeout, callTimeout func() time.Duration
-	lookupEnv                 func(string) (string, bool)
-	mcpHTTP                   *http.Client
-	openBrowser               func(string) error
 }
 
-// DispatcherConfig wires a Dispatcher.
-type DispatcherConfig struct {
+// Config wires a Dispatcher.
+type Config struct {
 	HookPATH       func() string        // PATH hooks get (login-shell PATH or the Preferences override)
 	DefaultTimeout func() time.Duration // Preferences; 0 → hookrun.DefaultTimeout
 	Environ        func() []string      // the app's environment, filtered by the allowlist; nil → os.Environ
-	// MCPStartTimeout and MCPCallTimeout bound MCP server starts and tool
-	// calls (Preferences); nil or 0 → the mcp package's defaults.
-	MCPStartTimeout, MCPCallTimeout func() time.Duration
-	// LookupEnv reads the user's environment for the variables an MCP
-	// server declares in its env and headers; nil → os.LookupEnv.
-	LookupEnv func(string) (string, bool)
-	// MCPHTTPClient reaches remote MCP servers (tests: a client trusting a
-	// loopback CA); nil → system roots, bounded connects.
-	MCPHTTPClient *http.Client
-	// OpenBrowser opens a sign-in page in the system browser; nil (the
-	// CLI) means sign-in is refused with where to do it instead.
-	OpenBrowser func(url string) error
+	// MCP hosts the extensions' MCP servers; nil → one over the same
+	// registry with the hooks' PATH and environment and default bounds.
+	MCP *servers.MCP
 }
 
-// NewDispatcher returns the dispatcher for m's extensions. Disabling,
-// updating or uninstalling an extension stops its running hooks.
-func NewDispatcher(m *Manager, cfg DispatcherConfig) *Dispatcher {
-	d := &Dispatcher{m: m, hookPATH: cfg.HookPATH, defaultTimeout: cfg.DefaultTimeout, environ: cfg.Environ,
-		running: map[string]map[*context.CancelFunc]struct{}{}, announced: map[string]string{},
-		startTimeout: cfg.MCPStartTimeout, callTimeout: cfg.MCPCallTimeout, lookupEnv: cfg.LookupEnv, mcpHTTP: cfg.MCPHTTPClient,
-		openBrowser: cfg.OpenBrowser}
+// New returns the dispatcher for reg's extensions. Disabling, updating
+// or uninstalling an extension stops its running hooks, what they left
+// running and its MCP servers.
+func New(reg Registry, cfg Config) *Dispatcher {
+	d := &Dispatcher{reg: reg, mcp: cfg.MCP, linger: childproc.NewLinger(), hookPATH: cfg.HookPATH, defaultTimeout: cfg.DefaultTimeout,
+		environ: cfg.Environ, running: map[string]map[*context.CancelFunc]struct{}{}, announced: map[string]string{}}
 	if d.hookPATH == nil {
 		d.hookPATH = func() string { return os.Getenv("PATH") }
 	}
@@ -78,55 +93,57 @@ func NewDispatcher(m *Manager, cfg DispatcherConfig) *Dispatcher {
 	if d.environ == nil {
 		d.environ = os.Environ
 	}
-	if d.lookupEnv == nil {
-		d.lookupEnv = os.LookupEnv
+	if d.mcp == nil {
+		if mreg, ok := reg.(servers.Registry); ok {
+			d.mcp = servers.NewMCP(mreg, servers.MCPConfig{PATH: d.hookPATH, Environ: d.environ})
+		}
 	}
-	m.OnRemove(d.stop)
-	m.setMCP(d)
+	reg.OnRemove(d.stop)
 	return d
 }
 
-var _ lifecycle.Lifecycle = (*Dispatcher)(nil)
+var (
+	_ lifecycle.Lifecycle  = (*Dispatcher)(nil)
+	_ lifecycle.ToolSource = (*Dispatcher)(nil)
+)
 
-// active is an enabled, trusted extension ready to run.
-type active struct {
-	id, label string
-	commit    string
-	dir, data string
-	pkg       *manifest.Package
-	// The userConfig values its hooks get: all in the environment, the
-	// non-sensitive ones for ${user_config.KEY}.
-	optionEnv, optionArgv map[string]string
+// Tools implements lifecycle.ToolSource: the MCP host's tools for the
+// project (none without a host).
+func (d *Dispatcher) Tools(ctx context.Context, ev lifecycle.ToolsEvent) lifecycle.ToolSet {
+	if d.mcp == nil {
+		return lifecycle.ToolSet{}
+	}
+	return d.mcp.Tools(ctx, ev)
 }
 
-func (d *Dispatcher) active(ctx context.Context) []active {
-	rows, err := d.m.db.Extensions(ctx)
-	if err != nil {
-		d.m.log.Error("read extensions registry", "err", err)
-		return nil
+// MCP is the server host the dispatcher uses (the cards' Restart, Sign
+// in and live state); nil when it has none.
+func (d *Dispatcher) MCP() *servers.MCP { return d.mcp }
+
+// AddState fills in what runs now for an extension's card: its MCP
+// servers' states and the processes its hooks left running.
+func (d *Dispatcher) AddState(info *extensions.Info) {
+	info.Lingering = d.linger.Pids(info.ID)
+	slices.Sort(info.Lingering)
+	if d.mcp != nil {
+		d.mcp.AddState(info)
 	}
-	var out []active
-	for _, e := range rows {
-		pkg, hash, err := d.m.version(ctx, e.ID, e.ActiveCommit)
-		if statusOf(e, pkg, hash, err) != StatusEnabled {
-			continue
-		}
-		env, argv, missing := d.m.hookOptions(ctx, e.ID, pkg)
-		if len(missing) > 0 { // inactive until the user gives the values; Info says so
-			continue
-		}
-		out = append(out, active{id: e.ID, label: displayName(pkg.Manifest), pkg: pkg, commit: e.ActiveCommit,
-			dir: d.m.store.versionDir(e.ID, e.ActiveCommit), data: d.m.store.dataDir(e.ID),
-			optionEnv: env, optionArgv: argv})
+}
+
+// Close ends every MCP server and whatever hooks left running; the app
+// calls it as it quits.
+func (d *Dispatcher) Close() {
+	if d.mcp != nil {
+		d.mcp.Close()
 	}
-	return out
+	d.linger.StopAll()
 }
 
 // Enabled implements lifecycle.Lifecycle.
 func (d *Dispatcher) Enabled() []string {
 	var ids []string
-	for _, x := range d.active(context.Background()) {
-		ids = append(ids, x.id)
+	for _, x := range d.reg.Active(context.Background()) {
+		ids = append(ids, x.ID)
 	}
 	return ids
 }
@@ -136,9 +153,9 @@ func (d *Dispatcher) Enabled() []string {
 // version folder for ${CLAUDE_PLUGIN_ROOT}.
 func (d *Dispatcher) SkillRoots() []skills.Root {
 	var roots []skills.Root
-	for _, x := range d.active(context.Background()) {
-		for _, dir := range x.pkg.SkillRoots {
-			roots = append(roots, skills.Root{Dir: dir, Source: "extension " + x.id, PluginRoot: x.dir})
+	for _, x := range d.reg.Active(context.Background()) {
+		for _, dir := range x.Pkg.SkillRoots {
+			roots = append(roots, skills.Root{Dir: dir, Source: "extension " + x.ID, PluginRoot: x.Dir})
 		}
 	}
 	return roots
@@ -254,7 +271,7 @@ func (d *Dispatcher) dispatch(ctx context.Context, c call) lifecycle.HookResult 
 // run runs the matching hooks of every enabled extension, extensions
 // concurrently, and returns their results in installation order.
 func (d *Dispatcher) run(ctx context.Context, c call) []extResult {
-	exts := d.active(ctx)
+	exts := d.reg.Active(ctx)
 	results := make([]extResult, len(exts))
 	var wg sync.WaitGroup
 	for i, x := range exts {
@@ -262,7 +279,7 @@ func (d *Dispatcher) run(ctx context.Context, c call) []extResult {
 		go func() {
 			defer wg.Done()
 			results[i] = d.runExtension(ctx, x, c)
-			results[i].id, results[i].label = x.id, x.label
+			results[i].id, results[i].label = x.ID, x.Label
 		}()
 	}
 	wg.Wait()
@@ -320,23 +337,23 @@ func matching(pkg *manifest.Package, c call) []manifest.Hook {
 	return out
 }
 
-func (d *Dispatcher) runExtension(ctx context.Context, x active, c call) extResult {
-	hooks := matching(x.pkg, c)
+func (d *Dispatcher) runExtension(ctx context.Context, x extensions.Active, c call) extResult {
+	hooks := matching(x.Pkg, c)
 	if len(hooks) == 0 {
 		return extResult{}
 	}
-	if err := manifest.CheckStamps(x.dir, x.pkg.Stamps); err != nil {
+	if err := manifest.CheckStamps(x.Dir, x.Pkg.Stamps); err != nil {
 		reason := "a file its hooks run changed on disk since you trusted it (" + err.Error() + "); review it before it runs again"
-		if markErr := d.m.MarkForReview(context.WithoutCancel(ctx), x.id, reason); markErr != nil {
-			d.m.log.Error("mark extension for review", "id", x.id, "err", markErr)
+		if markErr := d.reg.MarkForReview(context.WithoutCancel(ctx), x.ID, reason); markErr != nil {
+			slog.Error("mark extension for review", "id", x.ID, "err", markErr)
 		}
-		return extResult{notices: []lifecycle.Notice{{Kind: lifecycle.NoticeFailure, Source: x.id, Label: x.label, Text: x.label + " was paused: " + reason}}}
+		return extResult{notices: []lifecycle.Notice{{Kind: lifecycle.NoticeFailure, Source: x.ID, Label: x.Label, Text: x.Label + " was paused: " + reason}}}
 	}
-	ctx, done := d.track(ctx, x.id)
+	ctx, done := d.track(ctx, x.ID)
 	defer done()
 	go d.watchRemoval(ctx, x)
-	defer d.m.Lease(x.dir)()
-	if err := hookrun.PrepareDataDir(x.data); err != nil {
+	defer d.reg.Lease(x.Dir)()
+	if err := hookrun.PrepareDataDir(x.Data); err != nil {
 		return d.failed(x, "cannot prepare its data folder: "+err.Error())
 	}
 	var r extResult
@@ -358,41 +375,41 @@ func (d *Dispatcher) runExtension(ctx context.Context, x active, c call) extResu
 	}
 	if len(texts) > 0 {
 		text := strings.Join(texts, "\n\n")
-		r.block = &lifecycle.ContextBlock{Source: x.id, Event: c.event, Text: text, Hash: hashOf(text)}
+		r.block = &lifecycle.ContextBlock{Source: x.ID, Event: c.event, Text: text, Hash: hashOf(text)}
 	}
 	switch {
 	case c.quiet:
 	case failure != "":
 		r.notices = append(r.notices, d.failed(x, failure).notices...)
 	case ctx.Err() == nil:
-		d.recovered(x.id)
+		d.recovered(x.ID)
 	}
 	return r
 }
 
-func outputNotices(x active, out hookrun.Output) []lifecycle.Notice {
+func outputNotices(x extensions.Active, out hookrun.Output) []lifecycle.Notice {
 	var ns []lifecycle.Notice
 	if s := strings.TrimSpace(out.SystemMessage); s != "" {
-		ns = append(ns, lifecycle.Notice{Kind: lifecycle.NoticeStatus, Source: x.id, Label: x.label, Text: s})
+		ns = append(ns, lifecycle.Notice{Kind: lifecycle.NoticeStatus, Source: x.ID, Label: x.Label, Text: s})
 	}
 	if s := strings.TrimSpace(out.BlockReason); s != "" {
-		ns = append(ns, lifecycle.Notice{Kind: lifecycle.NoticeBlocked, Source: x.id, Label: x.label, Text: s})
+		ns = append(ns, lifecycle.Notice{Kind: lifecycle.NoticeBlocked, Source: x.ID, Label: x.Label, Text: s})
 	}
 	return ns
 }
 
 // failed returns the chat notice for a failure, once: the same failure
 // is not repeated on every turn until the extension recovers.
-func (d *Dispatcher) failed(x active, msg string) extResult {
+func (d *Dispatcher) failed(x extensions.Active, msg string) extResult {
 	d.mu.Lock()
-	seen := d.announced[x.id] == msg
-	d.announced[x.id] = msg
+	seen := d.announced[x.ID] == msg
+	d.announced[x.ID] = msg
 	d.mu.Unlock()
 	if seen {
 		return extResult{}
 	}
-	return extResult{notices: []lifecycle.Notice{{Kind: lifecycle.NoticeFailure, Source: x.id, Label: x.label,
-		Text: x.label + ": " + msg}}}
+	return extResult{notices: []lifecycle.Notice{{Kind: lifecycle.NoticeFailure, Source: x.ID, Label: x.Label,
+		Text: x.Label + ": " + msg}}}
 }
 
 func (d *Dispatcher) recovered(id string) {
@@ -402,19 +419,19 @@ func (d *Dispatcher) recovered(id string) {
 }
 
 // runHook runs one hook and records the run.
-func (d *Dispatcher) runHook(ctx context.Context, x active, h manifest.Hook, c call) (hookrun.Output, error) {
-	argv := manifest.ExpandArgv(h.Argv, manifest.Vars{PluginRoot: x.dir, PluginData: x.data, ProjectDir: c.project, Options: x.optionArgv})
+func (d *Dispatcher) runHook(ctx context.Context, x extensions.Active, h manifest.Hook, c call) (hookrun.Output, error) {
+	argv := manifest.ExpandArgv(h.Argv, manifest.Vars{PluginRoot: x.Dir, PluginData: x.Data, ProjectDir: c.project, Options: x.OptionArgv})
 	timeout := time.Duration(h.Timeout) * time.Second
 	if timeout == 0 {
 		timeout = d.defaultTimeout()
 	}
-	env := hookrun.Environ(hookrun.EnvInput{Parent: d.environ(), HookPATH: d.hookPATH(), PluginRoot: x.dir,
-		PluginData: x.data, ProjectDir: c.project, SessionID: c.session, Event: c.event, Options: x.optionEnv})
+	env := hookrun.Environ(hookrun.EnvInput{Parent: d.environ(), HookPATH: d.hookPATH(), PluginRoot: x.Dir,
+		PluginData: x.Data, ProjectDir: c.project, SessionID: c.session, Event: c.event, Options: x.OptionEnv})
 	if h.StatusMessage != "" {
-		lifecycle.ReportStatus(ctx, x.label+": "+h.StatusMessage)
+		lifecycle.ReportStatus(ctx, x.Label+": "+h.StatusMessage)
 	}
 	started := time.Now()
-	res := hookrun.Run(ctx, hookrun.Spec{Argv: argv, Dir: c.project, Env: env, Stdin: c.stdin(), Timeout: timeout, Owner: x.id})
+	res := hookrun.Run(ctx, hookrun.Spec{Argv: argv, Dir: c.project, Env: env, Stdin: c.stdin(), Timeout: timeout, Owner: x.ID, Linger: d.linger})
 	if h.IgnoreExit {
 		var f *hookrun.Failure
 		if errors.As(res.Err, &f) && f.Kind == hookrun.ExitStatus {
@@ -422,12 +439,12 @@ func (d *Dispatcher) runHook(ctx context.Context, x active, h manifest.Hook, c c
 		}
 	}
 	out, err := hookrun.ParseOutput(c.event, res)
-	run := storage.HookRun{ExtensionID: x.id, HookKey: h.Key(), Event: c.event, Argv: argv, StartedAt: started,
+	run := storage.HookRun{ExtensionID: x.ID, HookKey: h.Key(), Event: c.event, Argv: argv, StartedAt: started,
 		Duration: res.Duration, ExitCode: res.ExitCode, BytesOut: res.StdoutBytes}
 	if err != nil {
 		run.Error = err.Error()
 	}
-	d.m.RecordRun(run)
+	d.reg.RecordRun(run)
 	return out, err
 }
 
@@ -462,8 +479,10 @@ func (d *Dispatcher) stop(id string) {
 	for _, c := range cancels {
 		c()
 	}
-	d.stopMCP(id)
-	childproc.StopOwned(id)
+	if d.mcp != nil {
+		d.mcp.Stop(id)
+	}
+	d.linger.StopOwned(id)
 }
 
 func hashOf(text string) string {

@@ -1,17 +1,19 @@
 //go:build unix
 
-package extensions
+package dispatch
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/agentdesk/agentdesk/agent/childproc/childproctest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/agentdesk/agentdesk/agent/childproc/childproctest"
+	"github.com/agentdesk/agentdesk/extensions"
 
 	"github.com/agentdesk/agentdesk/agent"
 	"github.com/agentdesk/agentdesk/agent/llm"
@@ -29,7 +31,7 @@ type loopEnv struct {
 	model   *llmtest.Server
 	agent   *agent.Agent
 	project string
-	info    Info
+	info    extensions.Info
 }
 
 func newLoopEnv(t *testing.T, repos map[string]*gittest.Repo, enable ...string) *loopEnv {
@@ -53,7 +55,7 @@ func newLoopEnv(t *testing.T, repos map[string]*gittest.Repo, enable ...string) 
 }
 
 func (l *loopEnv) startAgent() {
-	l.disp = NewDispatcher(l.m, DispatcherConfig{HookPATH: func() string { return testPATH }})
+	l.disp = New(l.m, Config{HookPATH: func() string { return testPATH }})
 	l.agent = agent.New(agent.Config{DB: l.db, Lifecycle: l.disp, Skills: l.disp, Commands: l.disp, Agents: l.disp, Policy: func() agent.Policy { return agent.PolicyNever },
 		HomeDir: filepath.Join(l.home, "home"), Provider: func() (llm.Provider, llm.Config, error) {
 			cfg := l.model.Config()
@@ -340,7 +342,6 @@ func TestTimeoutAndCancelKillTheHook(t *testing.T) {
 	l := newLoopEnv(t, nil, "fixture")
 	s := l.session()
 	l.mode("slow")
-	l.db.SetSetting(context.Background(), keyHookTimeout, "1")
 	l.disp.defaultTimeout = func() time.Duration { return time.Second }
 	began := time.Now()
 	l.send(s, "times out")

@@ -1,4 +1,4 @@
-package extensions
+package dispatch
 
 import (
 	"context"

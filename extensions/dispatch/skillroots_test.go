@@ -1,4 +1,6 @@
-package extensions
+//go:build unix
+
+package dispatch
 
 import (
 	"os"
@@ -18,7 +20,7 @@ func TestSkillRootsCarryThePluginRoot(t *testing.T) {
 	})
 	e := newTestEnv(t, map[string]*gittest.Repo{"sk": repo(t, files)})
 	info := e.install("sk", "")
-	d := NewDispatcher(e.m, DispatcherConfig{})
+	d := New(e.m, Config{})
 	if roots := d.SkillRoots(); len(roots) != 0 {
 		t.Fatalf("a disabled extension contributes skill roots: %+v", roots)
 	}

@@ -1,9 +1,11 @@
 //go:build unix
 
-package extensions
+package dispatch
 
 import (
 	"context"
+
+	"github.com/agentdesk/agentdesk/extensions"
 
 	"encoding/json"
 	"fmt"
@@ -53,18 +55,18 @@ func TestOlderRulesAreRevalidatedAtStart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.Status != StatusNeedsReview || got.Hooks[0].Inactive != "" || got.Hooks[0].Argv[0] != "/bin/sh" {
+	if got.Status != extensions.StatusNeedsReview || got.Hooks[0].Inactive != "" || got.Hooks[0].Argv[0] != "/bin/sh" {
 		t.Fatalf("after revalidation: status %s, hooks %+v, reason %q", got.Status, got.Hooks, got.ReviewReason)
 	}
 	// Reviewing (trusting the new list) makes it run.
-	if after := e.enable("poly"); after.Status != StatusEnabled {
+	if after := e.enable("poly"); after.Status != extensions.StatusEnabled {
 		t.Fatalf("after review: %s", after.Status)
 	}
 	e.open()
-	if again, _ := e.m.Show(ctx, "poly"); again.Status != StatusEnabled {
+	if again, _ := e.m.Show(ctx, "poly"); again.Status != extensions.StatusEnabled {
 		t.Fatalf("a second start must not ask again: %s %q", again.Status, again.ReviewReason)
 	}
-	d := NewDispatcher(e.m, DispatcherConfig{HookPATH: func() string { return testPATH }})
+	d := New(e.m, Config{HookPATH: func() string { return testPATH }})
 	res := d.SessionStart(ctx, sessionStartEvent(t.TempDir()))
 	if len(res.Blocks) != 1 || res.Blocks[0].Text != "started" {
 		t.Fatalf("the polyglot script run through /bin/sh gave %+v", res)
@@ -108,7 +110,7 @@ func TestGuardHooksNeedReviewAfterUpgrade(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got.Status != StatusNeedsReview || len(got.Hooks) != len(info.Hooks) || !strings.Contains(got.ReviewReason, "PermissionRequest") {
+			if got.Status != extensions.StatusNeedsReview || len(got.Hooks) != len(info.Hooks) || !strings.Contains(got.ReviewReason, "PermissionRequest") {
 				t.Fatalf("after the upgrade: status %s, %d hooks (want %d), reason %q", got.Status, len(got.Hooks), len(info.Hooks), got.ReviewReason)
 			}
 		})

@@ -1,6 +1,6 @@
 //go:build unix
 
-package extensions
+package dispatch
 
 import (
 	"context"
@@ -26,7 +26,7 @@ func TestALongPromptIsTruncatedForHooksNotAFailure(t *testing.T) {
 	e := newTestEnv(t, map[string]*gittest.Repo{"keep": repo(t, files)})
 	e.install("keep", "")
 	e.enable("keep")
-	d := NewDispatcher(e.m, DispatcherConfig{HookPATH: func() string { return testPATH }})
+	d := New(e.m, Config{HookPATH: func() string { return testPATH }})
 	ctx := context.Background()
 	prompt := strings.Repeat("é\"\\", 700_000) // 2.8 MB, and every character grows in JSON
 

@@ -1,6 +1,6 @@
 //go:build unix
 
-package extensions_test
+package dispatch_test
 
 import (
 	"context"
@@ -16,6 +16,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/agent/lifecycle"
 	"github.com/agentdesk/agentdesk/extensions"
+	"github.com/agentdesk/agentdesk/extensions/dispatch"
 	"github.com/agentdesk/agentdesk/extensions/gittest"
 	"github.com/agentdesk/agentdesk/extensions/mcp/mcptest"
 	"github.com/agentdesk/agentdesk/storage"
@@ -48,7 +49,7 @@ func benchMCPTool(b *testing.B) lifecycle.ToolDescriptor {
 		b.Fatal(err)
 	}
 	installEnabled(b, m, srv.URL+"/benchmcp.git")
-	disp := extensions.NewDispatcher(m, extensions.DispatcherConfig{HookPATH: func() string { return benchHookPATH }})
+	disp := dispatch.New(m, dispatch.Config{HookPATH: func() string { return benchHookPATH }})
 	b.Cleanup(disp.Close)
 	set := disp.Tools(ctx, lifecycle.ToolsEvent{SessionID: "bench", ProjectDir: dir})
 	for _, t := range set.Tools {
@@ -102,11 +103,11 @@ func BenchmarkMCPCallOverhead(b *testing.B) {
 		}
 		return took
 	}
-	var p paired
+	var p gittest.Paired
 	for b.Loop() {
-		p.run(host, direct)
+		p.Run(host, direct)
 	}
-	p.report(b, "host", "sdk")
+	p.Report(b, "host", "sdk")
 }
 
 // BenchmarkToolsWithoutMCPServers measures what asking for MCP tools

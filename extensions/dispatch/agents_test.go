@@ -1,10 +1,11 @@
-package extensions
+package dispatch
 
 import (
 	"slices"
 	"testing"
 
 	"github.com/agentdesk/agentdesk/agent/lifecycle"
+	"github.com/agentdesk/agentdesk/extensions"
 	"github.com/agentdesk/agentdesk/extensions/manifest"
 )
 
@@ -12,12 +13,12 @@ import (
 // installation order, and the conflict is reported once; a unique name
 // stays short. Bodies get their extension's variables.
 func TestAgentSetNamespacesConflicts(t *testing.T) {
-	a := active{id: "alpha", label: "Alpha", dir: "/store/alpha", pkg: &manifest.Package{Agents: []manifest.Agent{
+	a := extensions.Active{ID: "alpha", Label: "Alpha", Dir: "/store/alpha", Pkg: &manifest.Package{Agents: []manifest.Agent{
 		{Name: "reviewer", Description: "A reviews\x1b[31m", Body: "A at ${CLAUDE_PLUGIN_ROOT} in ${CLAUDE_PROJECT_DIR}"},
 		{Name: "planner", Description: "plans", Tools: []string{"Read"}}}}}
-	b := active{id: "beta", label: "Beta", dir: "/store/beta", pkg: &manifest.Package{Agents: []manifest.Agent{
+	b := extensions.Active{ID: "beta", Label: "Beta", Dir: "/store/beta", Pkg: &manifest.Package{Agents: []manifest.Agent{
 		{Name: "reviewer", Description: "B reviews", Body: "B"}}}}
-	set := agentSet([]active{a, b}, "/proj")
+	set := agentSet([]extensions.Active{a, b}, "/proj")
 	var names, types []string
 	for _, ag := range set.Agents {
 		names, types = append(names, ag.Name), append(types, ag.Type)
@@ -44,9 +45,9 @@ func TestAgentSetNamespacesConflicts(t *testing.T) {
 // offered namespaced, with the conflict, so both stay reachable and the
 // name is listed once.
 func TestAgentNamedGeneralPurposeIsNamespaced(t *testing.T) {
-	x := active{id: "gp", label: "GP", dir: "/store/gp", pkg: &manifest.Package{Agents: []manifest.Agent{
+	x := extensions.Active{ID: "gp", Label: "GP", Dir: "/store/gp", Pkg: &manifest.Package{Agents: []manifest.Agent{
 		{Name: "general-purpose", Description: "mine"}}}}
-	set := agentSet([]active{x}, "/proj")
+	set := agentSet([]extensions.Active{x}, "/proj")
 	if len(set.Agents) != 1 || set.Agents[0].Name != "gp:general-purpose" {
 		t.Fatalf("agents %+v", set.Agents)
 	}

@@ -1,17 +1,17 @@
 //go:build unix
 
-package extensions
+package dispatch
 
 import (
 	"context"
-	"github.com/agentdesk/agentdesk/agent/childproc/childproctest"
 	"os"
 	"path/filepath"
 	"syscall"
 	"testing"
 	"time"
 
-	"github.com/agentdesk/agentdesk/agent/childproc"
+	"github.com/agentdesk/agentdesk/agent/childproc/childproctest"
+
 	"github.com/agentdesk/agentdesk/agent/lifecycle"
 	"github.com/agentdesk/agentdesk/extensions/gittest"
 )
@@ -38,7 +38,7 @@ func TestProcessesLeftByHooksEndWithTheirExtension(t *testing.T) {
 			e := newTestEnv(t, map[string]*gittest.Repo{"daemon": r})
 			e.install("daemon", "")
 			info := e.enable("daemon")
-			d := NewDispatcher(e.m, DispatcherConfig{HookPATH: func() string { return testPATH }})
+			d := New(e.m, Config{HookPATH: func() string { return testPATH }})
 			if res := d.SessionStart(context.Background(), sessionStartEvent(t.TempDir())); len(res.Blocks) != 1 {
 				t.Fatalf("the hook must succeed: %+v", res)
 			}
@@ -48,11 +48,11 @@ func TestProcessesLeftByHooksEndWithTheirExtension(t *testing.T) {
 			}
 			pid := readPID(t, string(body))
 			t.Cleanup(func() { _ = syscall.Kill(pid, syscall.SIGKILL) })
-			if childproctest.Gone(pid) || len(childproc.Lingering("daemon")) != 1 {
-				t.Fatalf("the daemon %d must outlive its successful hook and be tracked (%v)", pid, childproc.Lingering("daemon"))
+			if childproctest.Gone(pid) || len(d.linger.Pids("daemon")) != 1 {
+				t.Fatalf("the daemon %d must outlive its successful hook and be tracked (%v)", pid, d.linger.Pids("daemon"))
 			}
-			if shown, _ := e.m.Show(context.Background(), "daemon"); len(shown.Lingering) != 1 {
-				t.Errorf("Info.Lingering = %v, want the hook's group", shown.Lingering)
+			if shown, _ := liveShow(context.Background(), e.m, d, "daemon"); len(shown.Lingering) != 1 {
+				t.Errorf("extensions.Info.Lingering = %v, want the hook's group", shown.Lingering)
 			}
 			if err := tt.end(e); err != nil {
 				t.Fatal(err)
@@ -60,7 +60,7 @@ func TestProcessesLeftByHooksEndWithTheirExtension(t *testing.T) {
 			if !childproctest.Gone(pid) {
 				t.Fatalf("the daemon %d still runs after %s returned", pid, tt.name)
 			}
-			if left := childproc.Lingering("daemon"); len(left) != 0 {
+			if left := d.linger.Pids("daemon"); len(left) != 0 {
 				t.Errorf("still listed after %s: %v", tt.name, left)
 			}
 		})
@@ -78,7 +78,7 @@ func TestDisableFromAnotherProcessStopsRunningHooks(t *testing.T) {
 	e := newTestEnv(t, map[string]*gittest.Repo{"slow": repo(t, files)})
 	e.install("slow", "")
 	info := e.enable("slow")
-	d := NewDispatcher(e.m, DispatcherConfig{HookPATH: func() string { return testPATH }})
+	d := New(e.m, Config{HookPATH: func() string { return testPATH }})
 	done := make(chan lifecycle.HookResult, 1)
 	go func() {
 		done <- d.UserPromptSubmit(context.Background(), lifecycle.PromptEvent{SessionID: "s", ProjectDir: t.TempDir(), Prompt: "hi"})

@@ -1,6 +1,6 @@
 //go:build unix
 
-package extensions
+package dispatch
 
 import (
 	"context"
@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/agentdesk/agentdesk/extensions"
 
 	"github.com/zalando/go-keyring"
 
@@ -49,14 +51,14 @@ func testUserConfig(t *testing.T, withKeyring bool) {
 	e := newTestEnv(t, map[string]*gittest.Repo{"opts": repo(t, optionsPlugin())})
 	ctx := context.Background()
 	info := e.install("opts", "")
-	if !hasNote(info.Diagnostics, "${user_config.api_token} is sensitive and never put in a command") || !hasNote(info.Diagnostics, `ignored userConfig "bad key"`) {
+	if !containsText(info.Diagnostics, "${user_config.api_token} is sensitive and never put in a command") || !containsText(info.Diagnostics, `ignored userConfig "bad key"`) {
 		t.Fatalf("diagnostics = %q", info.Diagnostics)
 	}
 	info = e.enable("opts")
-	if info.Status != StatusError || !strings.Contains(info.LastError, "needs a value for api_token") {
+	if info.Status != extensions.StatusError || !strings.Contains(info.LastError, "needs a value for api_token") {
 		t.Fatalf("a required value is missing: status %s, %q", info.Status, info.LastError)
 	}
-	d := NewDispatcher(e.m, DispatcherConfig{HookPATH: func() string { return testPATH }})
+	d := New(e.m, Config{HookPATH: func() string { return testPATH }})
 	if res := d.SessionStart(ctx, sessionStartEvent(t.TempDir())); len(res.Blocks) != 0 {
 		t.Fatalf("an extension missing a required value ran: %+v", res)
 	}
@@ -75,7 +77,7 @@ func testUserConfig(t *testing.T, withKeyring bool) {
 	}
 	info, _ = e.m.Show(ctx, "opts")
 	body, _ := json.Marshal(info)
-	if info.Status != StatusEnabled || strings.Contains(string(body), secret) {
+	if info.Status != extensions.StatusEnabled || strings.Contains(string(body), secret) {
 		t.Fatalf("ext show leaks the secret or is not enabled (%s): %s", info.Status, body)
 	}
 	for _, f := range []string{e.paths.Database(), e.paths.Database() + "-wal"} {
@@ -97,7 +99,8 @@ func testUserConfig(t *testing.T, withKeyring bool) {
 	if data, _ := os.ReadFile(file); strings.Contains(string(data), secret) {
 		t.Fatal("uninstall left the secret behind")
 	}
-	if v, err := keyring.Get(keyringService, account("opts", "api_token")); err == nil {
+	// The Manager's keyring service and account names for the option.
+	if v, err := keyring.Get("AgentDesk extensions", "opts/api_token"); err == nil {
 		t.Fatalf("uninstall left the secret in the keyring: %q", v)
 	}
 }

@@ -1,6 +1,6 @@
 //go:build unix
 
-package extensions
+package dispatch
 
 import (
 	"context"
@@ -9,6 +9,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/agentdesk/agentdesk/extensions"
+	"github.com/agentdesk/agentdesk/extensions/servers"
 
 	"github.com/agentdesk/agentdesk/agent/lifecycle"
 	"github.com/agentdesk/agentdesk/extensions/gittest"
@@ -37,12 +40,11 @@ func TestRealPluginMCPServers(t *testing.T) {
 		t.Skip("MCP_CONTEXT_MODE, MCP_OFFICIAL_MARKETPLACE and MCP_KNOWLEDGE_WORK name no mirrors")
 	}
 	l := newLoopEnv(t, repos)
-	l.disp = NewDispatcher(l.m, DispatcherConfig{HookPATH: func() string { return "/usr/bin:/bin" },
-		MCPStartTimeout: func() time.Duration { return 5 * time.Second }})
-	t.Cleanup(l.disp.Close)
-	install := func(repoName, plugin string) Info {
+	l.disp = l.mcpDispatcher(servers.MCPConfig{PATH: func() string { return "/usr/bin:/bin" },
+		StartTimeout: func() time.Duration { return 5 * time.Second }})
+	install := func(repoName, plugin string) extensions.Info {
 		t.Helper()
-		info, err := l.m.InstallFrom(context.Background(), Source{URL: l.url(repoName), Plugin: plugin}, nil)
+		info, err := l.m.InstallFrom(context.Background(), extensions.Source{URL: l.url(repoName), Plugin: plugin}, nil)
 		if err != nil {
 			t.Fatalf("install %s %s: %v", repoName, plugin, err)
 		}
@@ -51,15 +53,15 @@ func TestRealPluginMCPServers(t *testing.T) {
 		}
 		return info
 	}
-	start := func(info Info) map[string]MCPServer {
+	start := func(info extensions.Info) map[string]extensions.MCPServer {
 		t.Helper()
 		l.enable(info.ID)
 		set := l.disp.Tools(context.Background(), lifecycle.ToolsEvent{SessionID: "s", ProjectDir: l.project})
 		for _, n := range set.Notices {
 			t.Logf("notice: %s", n.Text)
 		}
-		shown, _ := l.m.Show(context.Background(), info.ID)
-		out := map[string]MCPServer{}
+		shown, _ := liveShow(context.Background(), l.m, l.disp, info.ID)
+		out := map[string]extensions.MCPServer{}
 		for _, s := range shown.MCPServers {
 			out[s.Name] = s
 			t.Logf("after start: %s › %s: %s", info.ID, s.Name, s.StateText())
@@ -85,16 +87,16 @@ func TestRealPluginMCPServers(t *testing.T) {
 			t.Errorf("context7 server: %+v", c7)
 		}
 		serena := start(install("official", "serena"))["serena"]
-		if serena.State != MCPFailed || !strings.Contains(serena.Error, "needs `uvx`, which was not found on PATH") {
+		if serena.State != extensions.MCPFailed || !strings.Contains(serena.Error, "needs `uvx`, which was not found on PATH") {
 			t.Errorf("serena without uvx: %+v", serena)
 		}
 	}
 	if repos["knowledge"] != nil {
 		servers := start(install("knowledge", "engineering"))
-		if s := servers["google calendar"]; s.State != MCPInactive || !strings.Contains(s.Inactive, "placeholder") {
+		if s := servers["google calendar"]; s.State != extensions.MCPInactive || !strings.Contains(s.Inactive, "placeholder") {
 			t.Errorf("placeholder server: %+v", s)
 		}
-		if s := servers["slack"]; s.State != MCPNeedsSignIn || !s.OAuth {
+		if s := servers["slack"]; s.State != extensions.MCPNeedsSignIn || !s.OAuth {
 			t.Errorf("OAuth server: %+v", s)
 		}
 	}

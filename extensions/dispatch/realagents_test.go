@@ -1,6 +1,6 @@
 //go:build realplugins
 
-package extensions
+package dispatch
 
 import (
 	"context"

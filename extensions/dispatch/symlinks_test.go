@@ -1,4 +1,6 @@
-package extensions
+//go:build unix
+
+package dispatch
 
 import (
 	"context"
@@ -7,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/agentdesk/agentdesk/extensions"
 
 	"github.com/agentdesk/agentdesk/extensions/gittest"
 )
@@ -33,7 +37,7 @@ func localRAGShape() map[string]gittest.File {
 func TestMarketplacePluginWithSymlinkIntoTheRepositoryInstallsAndRuns(t *testing.T) {
 	e := newTestEnv(t, map[string]*gittest.Repo{"local-rag": repo(t, localRAGShape())})
 	ctx := context.Background()
-	info, err := e.m.InstallFrom(ctx, Source{URL: e.url("local-rag"), Plugin: "local-rag"}, nil)
+	info, err := e.m.InstallFrom(ctx, extensions.Source{URL: e.url("local-rag"), Plugin: "local-rag"}, nil)
 	if err != nil {
 		t.Fatalf("install: %v", err)
 	}
@@ -48,7 +52,7 @@ func TestMarketplacePluginWithSymlinkIntoTheRepositoryInstallsAndRuns(t *testing
 		t.Fatalf("hooks = %+v", info.Hooks)
 	}
 	e.enable(info.ID)
-	d := NewDispatcher(e.m, DispatcherConfig{HookPATH: func() string { return "/usr/bin:/bin" }})
+	d := New(e.m, Config{HookPATH: func() string { return "/usr/bin:/bin" }})
 	res := d.SessionStart(ctx, sessionStartEvent(t.TempDir()))
 	if len(res.Blocks) != 1 || !strings.Contains(res.Blocks[0].Text, "Memory system active (fixture)") {
 		t.Fatalf("SessionStart = %+v", res)
@@ -58,7 +62,7 @@ func TestMarketplacePluginWithSymlinkIntoTheRepositoryInstallsAndRuns(t *testing
 	files["shared/hooks/recall.sh"] = gittest.File{Body: "#!/bin/sh\necho v2\n", Mode: 0o755}
 	e.repos["local-rag"].Commit(t, "main", "v2", files)
 	up, err := e.m.Update(ctx, info.ID, "", nil)
-	if err != nil || up.UpToDate || up.Info.Status != StatusEnabled {
+	if err != nil || up.UpToDate || up.Info.Status != extensions.StatusEnabled {
 		t.Fatalf("update: %+v %v", up, err)
 	}
 	if got, _ := os.ReadFile(filepath.Join(up.Info.Dir, "hooks", "shared", "recall.sh")); !strings.Contains(string(got), "v2") {
@@ -90,7 +94,7 @@ func TestMarketplacePluginSymlinksThatCannotBeCopiedAreRefused(t *testing.T) {
 	e := newTestEnv(t, repos)
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := e.m.InstallFrom(context.Background(), Source{URL: e.url(strings.ReplaceAll(c.name, " ", "-")), Plugin: "local-rag"}, nil)
+			_, err := e.m.InstallFrom(context.Background(), extensions.Source{URL: e.url(strings.ReplaceAll(c.name, " ", "-")), Plugin: "local-rag"}, nil)
 			if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "hooks/shared") && !strings.Contains(err.Error(), "symlink a ->") {
 				t.Fatalf("install = %v, want an error naming the link and %q", err, c.want)
 			}
@@ -118,7 +122,7 @@ func TestLocalRAGFromItsMirror(t *testing.T) {
 	}
 	e := newTestEnv(t, map[string]*gittest.Repo{"local-rag": {Dir: dir}})
 	ctx := context.Background()
-	info, err := e.m.InstallFrom(ctx, Source{URL: e.url("local-rag"), Plugin: "local-rag"}, nil)
+	info, err := e.m.InstallFrom(ctx, extensions.Source{URL: e.url("local-rag"), Plugin: "local-rag"}, nil)
 	if err != nil {
 		t.Fatalf("install: %v", err)
 	}
@@ -126,7 +130,7 @@ func TestLocalRAGFromItsMirror(t *testing.T) {
 	if fi, err := os.Lstat(filepath.Join(info.Dir, "hooks", "shared", "session-start.mjs")); err != nil || !fi.Mode().IsRegular() {
 		t.Fatalf("hooks/shared/session-start.mjs must be copied into the package: %v %v", fi, err)
 	}
-	var start *Hook
+	var start *extensions.Hook
 	for i, h := range info.Hooks {
 		if h.Event == "SessionStart" {
 			start = &info.Hooks[i]
@@ -138,7 +142,7 @@ func TestLocalRAGFromItsMirror(t *testing.T) {
 	e.enable(info.ID)
 	// Only node's folder on PATH; MEMORY_SERVER_URL is not passed, so the
 	// script's POST to its local server fails fast and is ignored.
-	d := NewDispatcher(e.m, DispatcherConfig{HookPATH: func() string { return filepath.Dir(node) }})
+	d := New(e.m, Config{HookPATH: func() string { return filepath.Dir(node) }})
 	res := d.SessionStart(ctx, sessionStartEvent(t.TempDir()))
 	if len(res.Blocks) != 1 || !strings.Contains(res.Blocks[0].Text, "Memory system active (local-rag)") {
 		t.Fatalf("SessionStart = %+v", res)

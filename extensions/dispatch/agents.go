@@ -1,0 +1,85 @@
+package dispatch
+
+import (
+	"context"
+
+	"github.com/agentdesk/agentdesk/agent/lifecycle"
+	"github.com/agentdesk/agentdesk/agent/safetext"
+	"github.com/agentdesk/agentdesk/extensions"
+	"github.com/agentdesk/agentdesk/extensions/manifest"
+)
+
+var _ lifecycle.AgentSource = (*Dispatcher)(nil)
+
+func stripAll(list []string) []string {
+	var out []string
+	for _, s := range list {
+		out = append(out, safetext.Strip(s))
+	}
+	return out
+}
+
+// Agents implements lifecycle.AgentSource: the enabled, trusted
+// extensions' agents, read from the registry on every call so a disable
+// or uninstall removes them from the next turn.
+func (d *Dispatcher) Agents(projectDir string) lifecycle.AgentSet {
+	return agentSet(d.reg.Active(context.Background()), projectDir)
+}
+
+// agentSet offers each agent by its short name when exactly one
+// extension defines it, else by "EXT:NAME" with the conflict reported:
+// deterministic, in installation order, never one silently hiding
+// another.
+func agentSet(xs []extensions.Active, projectDir string) lifecycle.AgentSet {
+	// The built-in general-purpose agent owns its name: an extension's
+	// agent of that name is offered by "EXT:general-purpose" (else it
+	// would be listed twice and never reached).
+	owners := map[string][]string{generalPurpose: {builtInAgent}}
+	for _, x := range xs {
+		for _, a := range x.Pkg.Agents {
+			owners[a.Name] = append(owners[a.Name], x.ID)
+		}
+	}
+	var set lifecycle.AgentSet
+	for _, x := range xs {
+		v := manifest.Vars{PluginRoot: x.Dir, PluginData: x.Data, ProjectDir: projectDir, Options: x.OptionArgv}
+		for _, a := range x.Pkg.Agents {
+			out := agentOf(x, a, v)
+			if len(owners[a.Name]) > 1 {
+				out.Name = out.Type
+				if firstExtension(owners[a.Name]) == x.ID { // the conflict once, at its first owner
+					set.Conflicts = append(set.Conflicts, lifecycle.AgentConflict{Name: a.Name, Sources: owners[a.Name]})
+				}
+			}
+			set.Agents = append(set.Agents, out)
+		}
+	}
+	return set
+}
+
+// builtInAgent names AgentDesk itself among an agent name's owners, and
+// generalPurpose is its agent's name (agent.GeneralPurpose, which this
+// package cannot import).
+const (
+	builtInAgent   = "built-in"
+	generalPurpose = "general-purpose"
+)
+
+func firstExtension(owners []string) string {
+	for _, o := range owners {
+		if o != builtInAgent {
+			return o
+		}
+	}
+	return ""
+}
+
+// agentOf is the loop's view of one agent. What is shown to people or to
+// the model as a description is stripped of control and bidi characters;
+// the body is the package's prompt, like a command's.
+func agentOf(x extensions.Active, a manifest.Agent, v manifest.Vars) lifecycle.Agent {
+	return lifecycle.Agent{Name: a.Name, Type: x.ID + ":" + a.Name, Extension: x.ID, Label: safetext.Strip(x.Label),
+		Description: safetext.Strip(a.Description), Tools: stripAll(a.Tools), DisallowedTools: stripAll(a.DisallowedTools),
+		Model: safetext.Strip(a.Model), MaxTurns: a.MaxTurns, Skills: stripAll(a.Skills), Color: safetext.Strip(a.Color),
+		Path: a.Path, Prompt: a.Prompt(v)}
+}

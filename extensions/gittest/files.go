@@ -1,0 +1,74 @@
+package gittest
+
+import (
+	"io/fs"
+	"maps"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/agentdesk/agentdesk/agent/lifecycle"
+)
+
+// Single makes a repository whose main branch (and HEAD) holds files.
+func Single(t testing.TB, files map[string]File) *Repo {
+	t.Helper()
+	r := NewRepo(t)
+	r.Commit(t, "main", "initial", files)
+	r.SetHEAD(t, "main")
+	return r
+}
+
+// ReadDir reads the files under root (a plugin in testdata) into
+// repository files, executable bits kept.
+func ReadDir(t testing.TB, root string) map[string]File {
+	t.Helper()
+	files := map[string]File{}
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		body, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		mode := os.FileMode(0o644)
+		if info.Mode()&0o111 != 0 {
+			mode = 0o755
+		}
+		rel, _ := filepath.Rel(root, path)
+		files[filepath.ToSlash(rel)] = File{Body: string(body), Mode: mode}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
+
+// Plugin builds a small valid plugin's files: name, one SessionStart
+// hook running hookScript (none when ""), and a skill when skill is set.
+func Plugin(name, hookScript string, skill bool) map[string]File {
+	files := map[string]File{
+		".codex-plugin/plugin.json": {Body: `{"name":"` + name + `","version":"1.0.0","description":"test plugin"}`},
+	}
+	if hookScript != "" {
+		files["hooks/hooks.json"] = File{Body: `{"hooks":{"` + lifecycle.EventSessionStart + `":[{"hooks":[{"type":"command","command":"${CLAUDE_PLUGIN_ROOT}/hooks/run.sh"}]}]}}`}
+		files["hooks/run.sh"] = File{Body: "#!/bin/sh\n" + hookScript + "\n", Mode: 0o755}
+	}
+	if skill {
+		files["skills/"+name+"-skill/SKILL.md"] = File{Body: "---\nname: " + name + "-skill\ndescription: does things\n---\nbody\n"}
+	}
+	return files
+}
+
+// With returns files with extra added (extra wins).
+func With(files, extra map[string]File) map[string]File {
+	out := maps.Clone(files)
+	maps.Copy(out, extra)
+	return out
+}

@@ -1,0 +1,452 @@
+package servers
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/agentdesk/agentdesk/agent/lifecycle"
+	"github.com/agentdesk/agentdesk/agent/safetext"
+	"github.com/agentdesk/agentdesk/extensions"
+	"github.com/agentdesk/agentdesk/extensions/hookrun"
+	"github.com/agentdesk/agentdesk/extensions/manifest"
+	"github.com/agentdesk/agentdesk/extensions/mcp"
+)
+
+// Registry is what the MCP host reads and writes of the installed
+// extensions (*extensions.Manager implements it).
+type Registry interface {
+	Active(ctx context.Context) []extensions.Active
+	Lease(dir string) (release func())
+	MCPCredentials(id, server string) *mcp.Credentials
+	KeepMCPCredentials(id, server string, c *mcp.Credentials)
+	ForgetMCPCredentials(id, server string) error
+}
+
+// MCPConfig wires an MCP host.
+type MCPConfig struct {
+	// PATH is the PATH servers get and their program is looked up on
+	// (the hooks' PATH); nil → this process's.
+	PATH func() string
+	// Environ is the app's environment, filtered by the allowlist; nil
+	// → os.Environ.
+	Environ func() []string
+	// StartTimeout and CallTimeout bound server starts and tool calls
+	// (Preferences); nil or 0 → the mcp package's defaults.
+	StartTimeout, CallTimeout func() time.Duration
+	// LookupEnv reads the user's environment for the variables a server
+	// declares in its env and headers; nil → os.LookupEnv.
+	LookupEnv func(string) (string, bool)
+	// HTTPClient reaches remote servers (tests: a client trusting a
+	// loopback CA); nil → system roots, bounded connects.
+	HTTPClient *http.Client
+	// OpenBrowser opens a sign-in page in the system browser; nil (the
+	// CLI) means sign-in is refused with where to do it instead.
+	OpenBrowser func(url string) error
+}
+
+// relistTimeout bounds re-reading a tool list after list_changed.
+const relistTimeout = 10 * time.Second
+
+// MCP hosts the enabled extensions' MCP servers for the agent loop: it
+// implements lifecycle.ToolSource over a Supervisor of MCP connections.
+type MCP struct {
+	reg Registry
+	cfg MCPConfig
+	sup *Supervisor[*mcpConn]
+}
+
+// NewMCP returns the host of reg's MCP servers; nothing starts until the
+// first Tools call asks for a project's servers.
+func NewMCP(reg Registry, cfg MCPConfig) *MCP {
+	if cfg.PATH == nil {
+		cfg.PATH = func() string { return os.Getenv("PATH") }
+	}
+	if cfg.Environ == nil {
+		cfg.Environ = os.Environ
+	}
+	if cfg.LookupEnv == nil {
+		cfg.LookupEnv = os.LookupEnv
+	}
+	h := &MCP{reg: reg, cfg: cfg}
+	h.sup = NewSupervisor[*mcpConn](Config{StartTimeout: h.startTimeout})
+	return h
+}
+
+var _ lifecycle.ToolSource = (*MCP)(nil)
+
+// mcpConn is a ready server's connection and its tool list.
+type mcpConn struct {
+	*mcp.Conn
+	mu      sync.Mutex
+	tools   []mcp.Tool
+	stale   bool            // list_changed arrived; read again at the next turn boundary
+	dropped map[string]bool // tools already told left out
+}
+
+// Changed returns a channel closed the next time a server's state or
+// tools change, so a view can show servers as they are without polling;
+// ask again after each close.
+func (h *MCP) Changed() <-chan struct{} { return h.sup.Changed() }
+
+// Tools implements lifecycle.ToolSource: it starts the enabled
+// extensions' servers for the project that are not started yet, in
+// parallel, waits for them within the start timeout, and returns the
+// tools of those that are ready. A server that failed is told once in the
+// chat; the turn goes on without its tools.
+func (h *MCP) Tools(ctx context.Context, ev lifecycle.ToolsEvent) lifecycle.ToolSet {
+	type want struct {
+		x     extensions.Active
+		decl  manifest.MCPServer
+		entry *Entry[*mcpConn]
+	}
+	var wanted []want
+	for _, x := range h.reg.Active(ctx) {
+		for _, decl := range x.Servers() {
+			key := Key{Owner: x.ID, Name: decl.Name, Project: ev.ProjectDir}
+			e := h.sup.Ensure(key, x.Dir, func() func() { return h.reg.Lease(x.Dir) }, h.starter(x, decl, ev.ProjectDir))
+			wanted = append(wanted, want{x, decl, e})
+		}
+	}
+	if len(wanted) == 0 {
+		return lifecycle.ToolSet{}
+	}
+	entries := make([]*Entry[*mcpConn], len(wanted))
+	for i, w := range wanted {
+		entries[i] = w.entry
+	}
+	if slices.ContainsFunc(entries, (*Entry[*mcpConn]).Starting) {
+		lifecycle.ReportStatus(ctx, "starting MCP servers…")
+	}
+	wait, cancel := context.WithTimeout(ctx, h.startTimeout()+time.Second)
+	Wait(wait, entries)
+	cancel()
+	var set lifecycle.ToolSet
+	for _, w := range wanted {
+		h.collect(ctx, w.x, w.decl, w.entry, &set)
+	}
+	return set
+}
+
+// starter connects to one server of x for project.
+func (h *MCP) starter(x extensions.Active, decl manifest.MCPServer, project string) StartFunc[*mcpConn] {
+	return func(ctx context.Context) (*mcpConn, string, error) {
+		mc := &mcpConn{}
+		spec, err := h.spec(x, decl, project, func() { mc.markStale(); h.sup.Bump() })
+		if err != nil {
+			return nil, "", err
+		}
+		conn, err := mcp.Connect(ctx, spec)
+		if err != nil {
+			if errors.Is(err, mcp.ErrNeedsSignIn) {
+				return nil, "", ErrNeedsSignIn
+			}
+			var start *mcp.StartError
+			if errors.As(err, &start) {
+				return nil, start.Stderr, err
+			}
+			return nil, "", err
+		}
+		tools, err := conn.Tools(ctx)
+		if err != nil && len(tools) == 0 {
+			stderr := conn.Stderr()
+			conn.Close()
+			if errors.Is(err, mcp.ErrNeedsSignIn) {
+				return nil, "", ErrNeedsSignIn
+			}
+			return nil, stderr, err
+		}
+		mc.Conn, mc.tools = conn, tools
+		return mc, "", nil
+	}
+}
+
+func (c *mcpConn) markStale() {
+	c.mu.Lock()
+	c.stale = true
+	c.mu.Unlock()
+}
+
+// spec expands a server's declaration into what to start or reach.
+func (h *MCP) spec(x extensions.Active, decl manifest.MCPServer, project string, onToolsChanged func()) (mcp.Spec, error) {
+	if err := manifest.CheckStamps(x.Dir, x.Pkg.Stamps); err != nil {
+		return mcp.Spec{}, fmt.Errorf("a file of the extension changed on disk since you trusted it (%v); review it first", err)
+	}
+	if err := hookrun.PrepareDataDir(x.Data); err != nil {
+		return mcp.Spec{}, err
+	}
+	launch := decl.Expand(manifest.MCPEnv{Vars: manifest.Vars{PluginRoot: x.Dir, PluginData: x.Data, ProjectDir: project, Options: x.OptionArgv},
+		Sensitive: x.SensitiveOptions(), LookupEnv: h.cfg.LookupEnv})
+	spec := mcp.Spec{Name: decl.Name, Type: decl.Type, URL: launch.URL, Headers: launch.Headers, HTTPClient: h.cfg.HTTPClient,
+		OnToolsChanged: onToolsChanged}
+	if decl.Type != manifest.MCPStdio {
+		id, server := x.ID, decl.Name
+		spec.Credentials = h.reg.MCPCredentials(id, server)
+		spec.OnToken = func(c *mcp.Credentials) { h.reg.KeepMCPCredentials(id, server, c) }
+		if decl.OAuth && spec.Credentials == nil {
+			// It declares OAuth: without a sign-in it only answers 401.
+			return spec, ErrNeedsSignIn
+		}
+		return spec, nil
+	}
+	path, err := hookrun.LookPath(launch.Argv[0], h.cfg.PATH())
+	if err != nil {
+		return spec, fmt.Errorf("needs `%s`, which was not found on PATH: install it or set the PATH in Preferences → Advanced", launch.Argv[0])
+	}
+	env := hookrun.Environ(hookrun.EnvInput{Parent: h.cfg.Environ(), HookPATH: h.cfg.PATH(), PluginRoot: x.Dir, PluginData: x.Data,
+		ProjectDir: project, Event: "MCP", Options: x.OptionEnv})
+	spec.Path, spec.Argv, spec.Env, spec.Owner = path, launch.Argv, append(env, launch.Env...), x.ID
+	spec.Dir = x.Dir
+	if launch.Cwd != "" {
+		spec.Dir = launch.Cwd
+		if !filepath.IsAbs(spec.Dir) {
+			spec.Dir = filepath.Join(x.Dir, spec.Dir)
+		}
+	}
+	return spec, nil
+}
+
+// collect adds a server's tools to the turn's set, re-reading the list
+// first when the server said it changed (here, at a turn boundary, never
+// mid-request), and tells once why a server offers nothing.
+func (h *MCP) collect(ctx context.Context, x extensions.Active, decl manifest.MCPServer, e *Entry[*mcpConn], set *lifecycle.ToolSet) {
+	snap := h.sup.Snapshot(e)
+	who := x.Label + " › " + decl.Name
+	notice := func(msg string) {
+		if h.sup.Announce(e, msg) {
+			set.Notices = append(set.Notices, lifecycle.Notice{Kind: lifecycle.NoticeMCP, Source: x.ID, Label: safetext.Strip(x.Label),
+				Text: safetext.Strip(msg)})
+		}
+	}
+	switch {
+	case snap.State == Ready && snap.Live:
+		h.sup.Announce(e, "")
+		c := snap.Conn
+		c.relist(ctx, h.sup)
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		names := map[string]bool{}
+		for _, t := range c.tools {
+			name := toolName(x.ID, decl.Name, t.Name)
+			if t.Problem == "" && names[name] {
+				t.Problem = "another of its tools has the same name once spelled as " + name
+			}
+			names[name] = true
+			if t.Problem != "" {
+				if c.dropped == nil {
+					c.dropped = map[string]bool{}
+				}
+				if !c.dropped[t.Name] {
+					c.dropped[t.Name] = true
+					set.Notices = append(set.Notices, lifecycle.Notice{Kind: lifecycle.NoticeMCP, Source: x.ID, Label: safetext.Strip(x.Label),
+						Text: safetext.Strip(fmt.Sprintf("%s: tool %s is left out: %s", who, safetext.Strip(t.Name), safetext.Strip(t.Problem)))})
+				}
+				continue
+			}
+			set.Tools = append(set.Tools, h.descriptor(x, decl.Name, c.Conn, t, name))
+		}
+	case snap.State == Starting:
+		notice(fmt.Sprintf("%s is still starting; its tools are left out of this turn", who))
+	case snap.State == NeedsSignIn:
+		notice(fmt.Sprintf("%s needs you to sign in before its tools can be used: Sign in on its card in Preferences → Agent Extensions", who))
+	default:
+		notice(fmt.Sprintf("%s is unavailable (%s); its tools are left out until it is restarted on its card", who, snap.Error))
+	}
+}
+
+// relist re-reads the tool list when the server said it changed; a read
+// that fails is tried again at the next turn.
+func (c *mcpConn) relist(ctx context.Context, sup *Supervisor[*mcpConn]) {
+	c.mu.Lock()
+	stale := c.stale
+	c.stale = false
+	c.mu.Unlock()
+	if !stale {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, relistTimeout)
+	tools, err := c.Conn.Tools(ctx)
+	cancel()
+	c.mu.Lock()
+	if err == nil {
+		c.tools = tools
+	} else {
+		c.stale = true
+	}
+	c.mu.Unlock()
+	if err == nil {
+		sup.Bump()
+	}
+}
+
+// descriptor wraps one tool for the loop.
+func (h *MCP) descriptor(x extensions.Active, server string, conn *mcp.Conn, t mcp.Tool, name string) lifecycle.ToolDescriptor {
+	desc := t.Description
+	if desc == "" {
+		desc = t.Title
+	}
+	tool := t.Name
+	return lifecycle.ToolDescriptor{Name: name, Description: desc, Schema: t.Schema, ReadOnlyHint: t.ReadOnly,
+		Source: x.ID, Label: safetext.Strip(x.Label + " › " + server + ": " + tool),
+		Call: func(ctx context.Context, args json.RawMessage) lifecycle.ToolResult {
+			ctx, cancel := context.WithTimeout(ctx, h.callTimeout())
+			defer cancel()
+			text, isErr, err := conn.Call(ctx, tool, args, mcp.DefaultMaxResultBytes)
+			if err != nil {
+				return lifecycle.ToolResult{Text: fmt.Sprintf("MCP server %s: %v", server, err), IsError: true}
+			}
+			return lifecycle.ToolResult{Text: text, IsError: isErr}
+		}}
+}
+
+// maxToolName is the longest tool name the model APIs accept (OpenAI's
+// and Anthropic's function names: 64 of [A-Za-z0-9_-]).
+const maxToolName = 64
+
+// toolName is Claude Code's name for a server's tool, shortened to
+// maxToolName with a hash of the whole when longer, so every name is one
+// the APIs accept and stays the same from turn to turn.
+func toolName(plugin, server, tool string) string {
+	name := manifest.MCPToolName(plugin, server, tool)
+	if len(name) <= maxToolName {
+		return name
+	}
+	sum := sha256.Sum256([]byte(name))
+	return name[:maxToolName-9] + "_" + hex.EncodeToString(sum[:4])
+}
+
+// Stop ends every server of an extension (all of them when id is ""),
+// returning when their process groups are gone.
+func (h *MCP) Stop(id string) {
+	h.sup.Close(func(k Key) bool { return id == "" || k.Owner == id })
+}
+
+// Close ends every server; the app calls it as it quits.
+func (h *MCP) Close() { h.Stop("") }
+
+// Restart stops an extension's server (in every project) so the next
+// turn starts it again (the card's Restart).
+func (h *MCP) Restart(id, server string) {
+	h.sup.Close(func(k Key) bool { return k.Owner == id && k.Name == server })
+}
+
+// AddState fills in what each server of info is doing now, for the card.
+func (h *MCP) AddState(info *extensions.Info) {
+	states := h.sup.Latest(info.ID)
+	for i, s := range info.MCPServers {
+		st, ok := states[s.Name]
+		if !ok || s.State == extensions.MCPInactive {
+			continue
+		}
+		out := &info.MCPServers[i]
+		out.State, out.Error, out.Stderr, out.Pid, out.Tools = st.State.String(), st.Error, st.Stderr, st.Pid, nil
+		if st.Live {
+			st.Conn.mu.Lock()
+			for _, t := range st.Conn.tools {
+				name := t.Name
+				if t.Problem != "" {
+					name += " (left out: " + t.Problem + ")"
+				}
+				out.Tools = append(out.Tools, safetext.Strip(name))
+			}
+			st.Conn.mu.Unlock()
+			slices.Sort(out.Tools)
+		}
+	}
+}
+
+// ErrNotRemote: only remote servers sign in.
+var ErrNotRemote = errors.New("only a remote (http or sse) MCP server signs in")
+
+// SignIn signs in to an enabled extension's remote server: the browser
+// opens at its authorization page (OAuth 2.1 with PKCE, a loopback
+// redirect), the credentials go to the OS keyring, and the server starts
+// again with the next prompt. Without a browser (agentdesk run) it fails
+// and says where to sign in.
+func (h *MCP) SignIn(ctx context.Context, id, server string) error {
+	x, decl, err := h.remoteServer(ctx, id, server)
+	if err != nil {
+		return err
+	}
+	launch := decl.Expand(manifest.MCPEnv{Vars: manifest.Vars{PluginRoot: x.Dir, PluginData: x.Data, Options: x.OptionArgv},
+		Sensitive: x.SensitiveOptions(), LookupEnv: h.cfg.LookupEnv})
+	creds, err := mcp.SignIn(ctx, mcp.SignInSpec{URL: launch.URL, Headers: launch.Headers, HTTPClient: h.cfg.HTTPClient,
+		ClientID: decl.OAuthClientID, CallbackPort: decl.OAuthCallbackPort, OpenBrowser: h.cfg.OpenBrowser})
+	if err != nil {
+		return err
+	}
+	h.reg.KeepMCPCredentials(id, server, creds)
+	h.Restart(id, server)
+	return nil
+}
+
+// SignOut forgets a server's sign-in and stops it.
+func (h *MCP) SignOut(_ context.Context, id, server string) error {
+	if err := h.reg.ForgetMCPCredentials(id, server); err != nil {
+		return err
+	}
+	h.Restart(id, server)
+	return nil
+}
+
+func (h *MCP) remoteServer(ctx context.Context, id, server string) (extensions.Active, manifest.MCPServer, error) {
+	for _, x := range h.reg.Active(ctx) {
+		if x.ID != id {
+			continue
+		}
+		for _, s := range x.Servers() {
+			if s.Name != server {
+				continue
+			}
+			if s.Type == manifest.MCPStdio {
+				return x, s, ErrNotRemote
+			}
+			return x, s, nil
+		}
+	}
+	return extensions.Active{}, manifest.MCPServer{}, fmt.Errorf("%s has no enabled MCP server %q", id, server)
+}
+
+func (h *MCP) startTimeout() time.Duration {
+	if h.cfg.StartTimeout != nil {
+		if t := h.cfg.StartTimeout(); t > 0 {
+			return t
+		}
+	}
+	return mcp.DefaultStartTimeout
+}
+
+func (h *MCP) callTimeout() time.Duration {
+	if h.cfg.CallTimeout != nil {
+		if t := h.cfg.CallTimeout(); t > 0 {
+			return t
+		}
+	}
+	return mcp.DefaultCallTimeout
+}
+
+// ToolsChanged reports whether a ready server of id said its tool list
+// changed since it was last read: the next turn reads it again.
+func (h *MCP) ToolsChanged(id string) bool {
+	for _, st := range h.sup.Latest(id) {
+		if !st.Live {
+			continue
+		}
+		st.Conn.mu.Lock()
+		stale := st.Conn.stale
+		st.Conn.mu.Unlock()
+		if stale {
+			return true
+		}
+	}
+	return false
+}
