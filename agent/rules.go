@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"strings"
 
@@ -63,4 +64,27 @@ func guardsTheGuards(kind tools.Kind, args json.RawMessage) string {
 		return "This changes the project's agent configuration (" + a.Path + "): AgentDesk always asks for it."
 	}
 	return ""
+}
+
+// proposedRule is the rule "Always allow in this project" offers for a
+// call, or "" for a call that asks whatever the rules say (Forced) or that
+// was rewritten by a hook.
+func (s *Session) proposedRule(name string, g guardedCall) string {
+	if g.forced != "" || g.original != nil {
+		return ""
+	}
+	rule, _ := permissions.Propose(s.project, permissions.CallOf(name, g.args))
+	return rule
+}
+
+// AllowInProject saves rule (Claude Code syntax, as the user edited it)
+// as one of the user's own allow rules for the project. It is stored in
+// AgentDesk's database, never in the project's .claude/, and applies from
+// the next call (projectRules reads it each time).
+func (a *Agent) AllowInProject(ctx context.Context, projectID int64, rule string) error {
+	r, err := permissions.Parse(strings.TrimSpace(rule))
+	if err != nil {
+		return fmt.Errorf("not a rule: %w", err)
+	}
+	return a.cfg.DB.AddPermissionRule(ctx, projectID, string(permissions.Allow), r.Text)
 }
