@@ -45,7 +45,9 @@ func TestApprovalsListsProjectRulesAndRemovesYours(t *testing.T) {
 		t.Fatalf("%d Remove buttons, want one (the user's rule):\n%s", removes, text)
 	}
 	test.Tap(findButton(a.rules, "Remove"))
-	h.loop.waitFor(t, "the removal", func() bool { return strings.HasPrefix(a.status.Text, "Removed") && !strings.Contains(allText(a.rules), "npm test") })
+	h.loop.waitFor(t, "the removal", func() bool {
+		return strings.HasPrefix(a.status.Text, "Removed") && !strings.Contains(allText(a.rules), "npm test")
+	})
 	rules, err := h.db.PermissionRules(ctx, u.chat.project.ID)
 	if err != nil || len(rules) != 0 {
 		t.Fatalf("rules after Remove = %+v, %v", rules, err)
