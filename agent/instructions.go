@@ -82,12 +82,8 @@ type instructionLoader struct {
 // from) and, for CLAUDE.md-style files, the files it imports; imported
 // files land before their importer, as Claude Code places them.
 func (l *instructionLoader) add(path, importer string, imports bool, depth int) {
-	info, err := os.Lstat(path)
-	if err != nil || !info.Mode().IsRegular() || l.budget <= 0 || l.known(info) {
-		return
-	}
-	f, ok := readRegular(path, l.budget)
-	if !ok || strings.IndexByte(f.Text, 0) >= 0 {
+	f, info, ok := l.read(path)
+	if !ok || strings.IndexByte(f.Text, 0) >= 0 || l.known(info) {
 		return
 	}
 	l.seen = append(l.seen, info)
@@ -288,28 +284,42 @@ func within(parent, child string) bool {
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
-func readRegular(path string, limit int) (agentsFile, bool) {
-	info, err := os.Lstat(path)
-	if err != nil || !info.Mode().IsRegular() || limit <= 0 {
-		return agentsFile{}, false
+// read reads one regular file within the budget. A file in the project
+// is read through its os.Root, so a symlinked folder on the way (a
+// .claude linked elsewhere) cannot lead out of it; ancestors' files are
+// read by path. A symlink as the file itself is never read.
+func (l *instructionLoader) read(path string) (agentsFile, os.FileInfo, bool) {
+	lstat, open := os.Lstat, os.Open
+	name := path
+	if rel, err := filepath.Rel(l.project, path); err == nil && l.root != nil && within(l.project, path) {
+		lstat, open, name = l.root.Lstat, l.root.Open, rel
 	}
-	f, err := os.Open(path)
+	info, err := lstat(name)
+	if err != nil || !info.Mode().IsRegular() || l.budget <= 0 {
+		return agentsFile{}, nil, false
+	}
+	f, err := open(name)
 	if err != nil {
-		return agentsFile{}, false
+		return agentsFile{}, nil, false
 	}
 	defer f.Close()
 	if opened, err := f.Stat(); err != nil || !os.SameFile(info, opened) {
-		return agentsFile{}, false // swapped for something else between the checks
+		return agentsFile{}, nil, false // swapped for something else between the checks
 	}
+	text, cut, ok := readLimited(f, l.budget)
+	return agentsFile{Path: path, Text: text, Cut: cut}, info, ok
+}
+
+func readLimited(f io.Reader, limit int) (text string, cut bool, ok bool) {
 	buf, err := io.ReadAll(io.LimitReader(f, int64(limit)+1))
 	if err != nil {
-		return agentsFile{}, false
+		return "", false, false
 	}
-	cut := len(buf) > limit
+	cut = len(buf) > limit
 	if cut {
 		buf = buf[:limit]
 	}
-	return agentsFile{Path: path, Text: strings.ToValidUTF8(string(bytes.TrimPrefix(buf, []byte("\xef\xbb\xbf"))), ""), Cut: cut}, true
+	return strings.ToValidUTF8(string(bytes.TrimPrefix(buf, []byte("\xef\xbb\xbf"))), ""), cut, true
 }
 
 // agentsSection renders the files for the system prompt.

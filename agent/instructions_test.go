@@ -60,8 +60,17 @@ func TestInstructionsSymlinkedClaudeMDNotRead(t *testing.T) {
 	project := filepath.Join(dir, "p")
 	os.Symlink(filepath.Join(dir, "secret"), filepath.Join(project, "CLAUDE.md"))
 	os.Symlink(filepath.Join(dir, "secret"), filepath.Join(project, "CLAUDE.local.md"))
+	tree(t, dir, map[string]string{"elsewhere/CLAUDE.md": "OUTSIDE"})
+	os.Symlink(filepath.Join(dir, "elsewhere"), filepath.Join(project, ".claude"))
 	if got := findAgentsMD(project, dir); len(got) != 0 {
-		t.Fatalf("a symlinked CLAUDE.md was read: %+v", got)
+		t.Fatalf("a symlinked CLAUDE.md, or one in a .claude linked out of the project, was read: %+v", got)
+	}
+	// A .claude linked to a folder inside the project is the project's own.
+	os.Remove(filepath.Join(project, ".claude"))
+	tree(t, project, map[string]string{".agents/CLAUDE.md": "INSIDE"})
+	os.Symlink(".agents", filepath.Join(project, ".claude"))
+	if got := loaded(t, project, findAgentsMD(project, dir)); len(got) != 1 || got[0] != ".claude/CLAUDE.md" {
+		t.Fatalf("loaded %q, want .claude/CLAUDE.md through the in-project link", got)
 	}
 }
 
