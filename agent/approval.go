@@ -59,6 +59,11 @@ type ApprovalRequest struct {
 	// Preview and Summary are then the rewrite.
 	Original        *tools.Preview
 	OriginalSummary string
+	// ProjectID and ProposedRule back "Always allow in this project": the
+	// allow rule offered for the call (Claude Code syntax, see
+	// permissions.Propose), "" when none fits or the call is Forced.
+	ProjectID    int64
+	ProposedRule string
 }
 
 // ForDisplay is r made safe to show: the model or a hook wrote the call,
@@ -68,6 +73,7 @@ type ApprovalRequest struct {
 func (r ApprovalRequest) ForDisplay() ApprovalRequest {
 	v := safetext.Visible
 	r.Tool, r.Summary, r.Forced, r.OriginalSummary = v(r.Tool), v(r.Summary), v(r.Forced), v(r.OriginalSummary)
+	r.ProposedRule = v(r.ProposedRule)
 	r.Agent = v(r.Agent) // a plugin's agent name
 	r.Preview = previewForDisplay(r.Preview)
 	if r.Original != nil {

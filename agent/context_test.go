@@ -376,7 +376,7 @@ func writeSkill(t *testing.T, dir, name, desc string) {
 func TestAgentsMDNearestLastAndBounded(t *testing.T) {
 	e := newEnv(t)
 	os.WriteFile(filepath.Join(e.home, "AGENTS.md"), []byte("HOME RULE"), 0o644)
-	os.WriteFile(filepath.Join(e.home, "src", "AGENTS.md"), []byte(strings.Repeat("x", MaxAgentsMDBytes)), 0o644)
+	os.WriteFile(filepath.Join(e.home, "src", "AGENTS.md"), []byte(strings.Repeat("x", MaxInstructionBytes)), 0o644)
 	e.file("AGENTS.md", "PROJECT RULE")
 	s := e.newSession()
 	e.send(s, "hi")

@@ -3,6 +3,8 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -63,4 +65,83 @@ func guardsTheGuards(kind tools.Kind, args json.RawMessage) string {
 		return "This changes the project's agent configuration (" + a.Path + "): AgentDesk always asks for it."
 	}
 	return ""
+}
+
+// proposedRule is the rule "Always allow in this project" offers for a
+// call, or "" for a call that asks whatever the rules say (Forced) or that
+// was rewritten by a hook.
+func (s *Session) proposedRule(name string, g guardedCall) string {
+	if g.forced != "" || g.original != nil {
+		return ""
+	}
+	rule, _ := permissions.Propose(s.project, permissions.CallOf(name, g.args))
+	return rule
+}
+
+// AllowInProject saves rule (Claude Code syntax, as the user edited it)
+// as one of the user's own allow rules for the project. It is stored in
+// AgentDesk's database, never in the project's .claude/, and applies from
+// the next call (projectRules reads it each time).
+func (a *Agent) AllowInProject(ctx context.Context, projectID int64, rule string) error {
+	r, err := permissions.Parse(strings.TrimSpace(rule))
+	if err != nil {
+		return fmt.Errorf("not a rule: %w", err)
+	}
+	return a.cfg.DB.AddPermissionRule(ctx, projectID, string(permissions.Allow), r.Text)
+}
+
+// ListedRule is one permission rule as Preferences → Approvals shows it.
+type ListedRule struct {
+	ID       int64 // the saved row of one of the user's rules; 0 for a project settings rule
+	Behavior permissions.Behavior
+	Rule     string
+	Source   permissions.Source
+	// Waits is set on a project settings allow or ask rule: it applies
+	// once the folder is trusted (see docs/permissions.md).
+	Waits bool
+}
+
+// ProjectRules is a project's rules, its settings' first, then the user's.
+type ProjectRules struct {
+	Project     Project
+	Rules       []ListedRule
+	Diagnostics []string // what of the project's settings could not be read
+}
+
+// PermissionRules lists every known project's rules, most recently
+// opened project first. The project's settings are read from its folder
+// (a folder gone since reads as no settings).
+func (a *Agent) PermissionRules(ctx context.Context) ([]ProjectRules, error) {
+	projects, err := a.cfg.DB.Projects(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []ProjectRules
+	for _, p := range projects {
+		pr := ProjectRules{Project: p}
+		if _, err := os.Stat(p.Path); err == nil {
+			set := permissions.LoadProject(p.Path)
+			pr.Diagnostics = set.Diagnostics
+			for _, r := range set.Rules {
+				pr.Rules = append(pr.Rules, ListedRule{Behavior: r.Behavior, Rule: r.Text, Source: r.Source, Waits: r.Behavior != permissions.Deny})
+			}
+		}
+		saved, err := a.cfg.DB.PermissionRules(ctx, p.ID)
+		if err != nil {
+			return nil, err
+		}
+		for _, row := range saved {
+			pr.Rules = append(pr.Rules, ListedRule{ID: row.ID, Behavior: permissions.Behavior(row.Behavior), Rule: row.Rule, Source: permissions.SourceUser})
+		}
+		if len(pr.Rules) > 0 || len(pr.Diagnostics) > 0 {
+			out = append(out, pr)
+		}
+	}
+	return out, nil
+}
+
+// RemoveRule deletes one of the user's saved rules (a ListedRule's ID);
+// the next call no longer finds it.
+func (a *Agent) RemoveRule(ctx context.Context, id int64) error {
+	return a.cfg.DB.DeletePermissionRule(ctx, id)
 }

@@ -75,3 +75,43 @@ func TestSavedAllowRuleRunsWithoutAsking(t *testing.T) {
 		t.Fatal("the untrusted project's allow rule let a command run")
 	}
 }
+
+// "Always allow in this project": the dialog is offered a rule for the
+// call, the rule saved through AllowInProject lets the next identical
+// call run without asking, and a guarded edit is offered no rule.
+func TestAllowInProjectProposalSavedAndApplied(t *testing.T) {
+	e := newEnv(t)
+	e.approver.answers = []Decision{AllowOnce}
+	e.server.Push(command("touch a.txt"), llmtest.Reply{Text: "ok"})
+	s := e.newSession()
+	e.send(s, "make a file")
+	if len(e.approver.requests) != 1 {
+		t.Fatalf("%d approval requests, want 1", len(e.approver.requests))
+	}
+	req := e.approver.requests[0]
+	if req.ProposedRule != "Bash(touch:*)" || req.ProjectID != e.project.ID {
+		t.Fatalf("proposed %q for project %d, want Bash(touch:*) for %d", req.ProposedRule, req.ProjectID, e.project.ID)
+	}
+	if err := e.agent.AllowInProject(context.Background(), req.ProjectID, "Bash(touch:*)"); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.agent.AllowInProject(context.Background(), req.ProjectID, "Bash(unclosed"); err == nil {
+		t.Error("an unparsable rule was saved")
+	}
+	e.server.Push(command("touch b.txt"), llmtest.Reply{Text: "ok"})
+	e.send(s, "another")
+	if len(e.approver.requests) != 1 {
+		t.Fatalf("the saved rule did not cover the next call: %d requests", len(e.approver.requests))
+	}
+	if _, err := os.Stat(filepath.Join(e.project.Path, "b.txt")); err != nil {
+		t.Fatal("the allowed command did not run")
+	}
+	if _, err := os.Stat(filepath.Join(e.project.Path, ".claude")); err == nil {
+		t.Error("the rule was written into the project's .claude/")
+	}
+	e.server.Push(llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "write_file", Args: `{"path":"CLAUDE.md","content":"x"}`}}}, llmtest.Reply{Text: "ok"})
+	e.send(s, "edit the guards")
+	if n := len(e.approver.requests); n != 2 || e.approver.requests[1].ProposedRule != "" {
+		t.Errorf("a guarded edit was offered a project rule: %+v", e.approver.requests[n-1])
+	}
+}

@@ -355,7 +355,8 @@ func (s *Session) approved(ctx context.Context, th *thread, box *toolbox, tool t
 	s.approvalWaits(name)
 	d := s.a.cfg.Approver.Request(ctx, ApprovalRequest{Session: th.session, Agent: th.agentType, Tool: name,
 		Summary: box.Describe(name, g.args), Preview: g.preview,
-		Forced: g.forced, Original: g.original, OriginalSummary: g.originalSummary})
+		Forced: g.forced, Original: g.original, OriginalSummary: g.originalSummary,
+		ProjectID: s.info.ProjectID, ProposedRule: s.proposedRule(name, g)})
 	if d == AllowSession && g.forced == "" {
 		s.grants.add(key)
 	}

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"fmt"
 	"time"
 
@@ -110,11 +111,40 @@ func (a *approvalDialogs) content(req agent.ApprovalRequest) fyne.CanvasObject {
 	}
 	buttons := container.NewHBox(&widget.Button{Text: "Deny", OnTapped: func() { a.answer(agent.Deny) }})
 	if req.Forced == "" {
+		if req.ProposedRule != "" {
+			editor := a.ruleEditor(req)
+			top.Add(editor)
+			buttons.Add(newClickOnlyButton("Always allow in this project…", widget.MediumImportance, editor.Show))
+		}
 		buttons.Add(newClickOnlyButton("Always allow for this session", widget.MediumImportance, func() { a.answer(agent.AllowSession) }))
 	}
 	buttons.Add(newClickOnlyButton("Allow once", widget.WarningImportance, func() { a.answer(agent.AllowOnce) }))
 	hint := &widget.Label{Text: shortcutName() + "+Enter = Allow once · Esc = Deny · Stop denies and ends the turn"}
 	return container.NewBorder(top, container.NewVBox(hint, container.NewHBox(layoutSpacer(), buttons)), nil, nil, detail)
+}
+
+// ruleEditor is the hidden row "Always allow in this project…" opens:
+// the proposed rule, editable, saved as the user's own rule for the
+// project (in AgentDesk's database, never the project's .claude/) before
+// this call is allowed once; later calls it covers no longer ask.
+func (a *approvalDialogs) ruleEditor(req agent.ApprovalRequest) *fyne.Container {
+	entry := &widget.Entry{Text: req.ProposedRule}
+	entry.ExtendBaseWidget(entry)
+	problem := &widget.Label{Wrapping: fyne.TextWrapWord, Importance: widget.DangerImportance}
+	problem.Hide()
+	save := newClickOnlyButton("Save rule and allow", widget.WarningImportance, func() {
+		if err := a.c.u.d.Agent.AllowInProject(context.Background(), req.ProjectID, entry.Text); err != nil {
+			problem.SetText("Not saved: " + err.Error())
+			problem.Show()
+			return
+		}
+		a.answer(agent.AllowOnce)
+	})
+	editor := container.NewVBox(
+		&widget.Label{Text: "Allow in this project from now on (Claude Code rule syntax; edit before saving). Preferences → Approvals lists and removes it.", Wrapping: fyne.TextWrapWord},
+		container.NewBorder(nil, nil, nil, save, entry), problem)
+	editor.Hide()
+	return editor
 }
 
 // originalDetail shows the call a hook rewrote, compactly: its command

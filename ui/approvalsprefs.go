@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/agentdesk/agentdesk/agent"
+	"github.com/agentdesk/agentdesk/agent/safetext"
 )
 
 // policyLabels are the approval policies as the Approvals section offers
@@ -27,6 +28,7 @@ type approvalsPane struct {
 	u       *UI
 	policy  *widget.RadioGroup
 	notify  *widget.Check
+	rules   *fyne.Container // each project's permission rules
 	status  *widget.Label
 	loading bool // set while shown() fills the choice: no save
 }
@@ -45,9 +47,64 @@ func (a *approvalsPane) buildUI() fyne.CanvasObject {
 	a.notify = &widget.Check{Text: "Show desktop notifications", OnChanged: a.onNotify}
 	notifyNote := newSecondaryLabel("When an approval waits, or an answer is ready, while AgentDesk is in the background. "+
 		"Extensions' Notification hooks run at those moments whether or not this is on.", fyne.TextWrapWord)
-	return container.NewVBox(widget.NewLabelWithStyle(sectionApprovals, fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
+	a.rules = container.NewVBox()
+	rulesNote := newSecondaryLabel("Rules in Claude Code's syntax decide before the dialog: deny beats ask beats allow. "+
+		"Yours are saved by \"Always allow in this project\" in AgentDesk, never in the project; "+
+		"a project's own allow and ask rules wait for folder trust, its deny rules always apply.", fyne.TextWrapWord)
+	return container.NewVScroll(container.NewVBox(widget.NewLabelWithStyle(sectionApprovals, fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 		intro, a.policy, widget.NewSeparator(),
-		widget.NewLabelWithStyle("Notifications", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), a.notify, notifyNote, a.status)
+		widget.NewLabelWithStyle("Notifications", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), a.notify, notifyNote, widget.NewSeparator(),
+		widget.NewLabelWithStyle("Permission rules", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), rulesNote, a.rules, a.status))
+}
+
+// loadRules fills the rules list: each project's, with their source;
+// the user's own are removable.
+func (a *approvalsPane) loadRules() {
+	background(a.u, a.u.d.Agent.PermissionRules, func(projects []agent.ProjectRules, err error) {
+		a.rules.RemoveAll()
+		if err != nil {
+			a.rules.Add(&widget.Label{Text: "Rules not read: " + err.Error(), Importance: widget.DangerImportance, Wrapping: fyne.TextWrapWord})
+			return
+		}
+		if len(projects) == 0 {
+			a.rules.Add(newSecondaryLabel("No project has rules yet.", fyne.TextWrapWord))
+		}
+		for _, p := range projects {
+			a.rules.Add(&widget.Label{Text: p.Project.Path, TextStyle: fyne.TextStyle{Bold: true}, Truncation: fyne.TextTruncateEllipsis})
+			for _, r := range p.Rules {
+				a.rules.Add(a.ruleRow(r))
+			}
+			for _, d := range p.Diagnostics {
+				a.rules.Add(&widget.Label{Text: d, Importance: widget.WarningImportance, Wrapping: fyne.TextWrapWord})
+			}
+		}
+	})
+}
+
+func (a *approvalsPane) ruleRow(r agent.ListedRule) fyne.CanvasObject {
+	source := string(r.Source)
+	if r.Waits {
+		source += " · waits for folder trust"
+	}
+	text := &widget.Label{Text: string(r.Behavior) + "  " + safetext.Visible(r.Rule), TextStyle: fyne.TextStyle{Monospace: true}, Truncation: fyne.TextTruncateEllipsis}
+	right := container.NewHBox(newSecondaryLabel(source, fyne.TextWrapOff))
+	if r.ID != 0 {
+		right.Add(&widget.Button{Text: "Remove", Importance: widget.DangerImportance, OnTapped: func() { a.onRemove(r) }})
+	}
+	return container.NewBorder(nil, nil, nil, right, text)
+}
+
+func (a *approvalsPane) onRemove(r agent.ListedRule) {
+	background(a.u, func(ctx context.Context) (struct{}, error) {
+		return struct{}{}, a.u.d.Agent.RemoveRule(ctx, r.ID)
+	}, func(_ struct{}, err error) {
+		if err != nil {
+			a.status.SetText("Not removed: " + err.Error())
+			return
+		}
+		a.status.SetText("Removed " + r.Rule + ". The next tool call asks again.")
+		a.loadRules()
+	})
 }
 
 func (a *approvalsPane) shown() {
@@ -67,6 +124,7 @@ func (a *approvalsPane) shown() {
 		}
 		a.notify.SetChecked(s.notify)
 	})
+	a.loadRules()
 }
 
 // onNotify applies the notifications choice at once and saves it.

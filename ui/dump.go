@@ -114,6 +114,8 @@ func visibleText(o fyne.CanvasObject) string {
 		return x.Text
 	case *widget.Button:
 		return x.Text
+	case *clickOnlyButton: // the approval dialog's Allow buttons
+		return x.Text
 	case *widget.Check:
 		return "[" + map[bool]string{true: "x", false: " "}[x.Checked] + "] " + x.Text
 	case *widget.Entry:
