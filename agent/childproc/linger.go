@@ -18,6 +18,7 @@ var lingering = struct {
 func (p *Process) Release() {
 	if !p.group.alive() {
 		p.group.release()
+		p.cleanup()
 		return
 	}
 	lingering.Lock()
@@ -62,7 +63,7 @@ func stopLingering(match func(*Process) bool) {
 	lingering.Unlock()
 	var wg sync.WaitGroup
 	for _, p := range procs {
-		wg.Go(p.group.stop)
+		wg.Go(p.Stop)
 	}
 	wg.Wait()
 }

@@ -74,9 +74,12 @@ type policy struct {
 	NoNetwork bool     `json:"noNetwork,omitempty"`
 }
 
-// grants are what the Landlock ruleset allows, path by path.
+// grants are what the Landlock ruleset allows, path by path. List are
+// the folders on the way to withheld paths: their entries may be listed
+// (ls /, ls ~, and a sandbox nested in this one, which walks them too),
+// which lists the names beneath as well, but no file in them is read.
 type grants struct {
-	Read, Write, Devices []string
+	Read, Write, Devices, List []string
 }
 
 // agentdeskPaths are AgentDesk's own data, state and cache folders,
@@ -125,20 +128,21 @@ func newPolicy(s Sandbox, home, tmp string, own, env []string) policy {
 // folders after the walk stays closed.
 func (p policy) grants() grants {
 	withheld := resolved(p.Withheld)
-	g := grants{Read: allBut("/", withheld), Devices: p.Devices}
+	g := grants{Devices: p.Devices}
+	g.Read = allBut("/", withheld, &g.List)
 	for _, r := range p.Read {
-		g.Read = append(g.Read, allBut(r, withheld)...)
+		g.Read = append(g.Read, allBut(r, withheld, &g.List)...)
 	}
 	for _, w := range p.Write {
-		g.Write = append(g.Write, allBut(w, withheld)...)
+		g.Write = append(g.Write, allBut(w, withheld, &g.List)...)
 	}
 	return g
 }
 
 // allBut returns paths that together cover root except the withheld
 // paths strictly beneath it. root itself may lie in a withheld folder:
-// it was named on purpose.
-func allBut(root string, withheld []string) []string {
+// it was named on purpose. The folders it walks through go to list.
+func allBut(root string, withheld []string, list *[]string) []string {
 	real, err := filepath.EvalSymlinks(root)
 	if err != nil {
 		// Missing: nothing to grant. Landlock rules attach to what exists.
@@ -153,17 +157,18 @@ func allBut(root string, withheld []string) []string {
 	if len(inside) == 0 {
 		return []string{real}
 	}
-	return walk(real, inside)
+	return walk(real, inside, list)
 }
 
 // walk lists dir's entries that hold no withheld path, and descends into
 // those that do. A symbolic link is granted only if its target holds no
 // withheld path and lies in none: Landlock would follow it.
-func walk(dir string, withheld []string) []string {
+func walk(dir string, withheld []string, list *[]string) []string {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil
 	}
+	*list = append(*list, dir)
 	var out []string
 	for _, e := range entries {
 		path := filepath.Join(dir, e.Name())
@@ -175,7 +180,7 @@ func walk(dir string, withheld []string) []string {
 			}
 		case holdsAny(path, withheld):
 			if e.IsDir() {
-				out = append(out, walk(path, withheld)...)
+				out = append(out, walk(path, withheld, list)...)
 			}
 		default:
 			out = append(out, path)

@@ -90,6 +90,9 @@ func TestPolicyReadsAllButTheWithheld(t *testing.T) {
 	if covers(all, home) || covers(all, filepath.Join(home, ".config")) {
 		t.Errorf("a folder holding secrets is granted whole: %v", all)
 	}
+	if !slices.Contains(g.List, "/") || !slices.Contains(g.List, home) || slices.Contains(g.List, filepath.Join(home, ".ssh")) {
+		t.Errorf("List = %v, want the folders on the way to the secrets only", g.List)
+	}
 }
 
 // A project that is the home folder itself, a cache variable pointing
