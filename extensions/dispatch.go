@@ -414,7 +414,8 @@ func (d *Dispatcher) runHook(ctx context.Context, x active, h manifest.Hook, c c
 		lifecycle.ReportStatus(ctx, x.label+": "+h.StatusMessage)
 	}
 	started := time.Now()
-	res := hookrun.Run(ctx, hookrun.Spec{Argv: argv, Dir: c.project, Env: env, Stdin: c.stdin(), Timeout: timeout, Owner: x.id})
+	res := hookrun.Run(ctx, hookrun.Spec{Argv: argv, Dir: c.project, Env: env, Stdin: c.stdin(), Timeout: timeout, Owner: x.id,
+		Sandbox: childproc.Sandbox{Write: []string{c.project, x.data}, Read: []string{x.dir, c.transcript}}})
 	if h.IgnoreExit {
 		var f *hookrun.Failure
 		if errors.As(res.Err, &f) && f.Kind == hookrun.ExitStatus {

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agentdesk/agentdesk/agent/childproc"
 	"github.com/agentdesk/agentdesk/agent/lifecycle"
 	"github.com/agentdesk/agentdesk/agent/safetext"
 	"github.com/agentdesk/agentdesk/extensions/hookrun"
@@ -244,6 +245,7 @@ func (d *Dispatcher) mcpSpec(x active, s *mcpServer) (mcp.Spec, error) {
 	env := hookrun.Environ(hookrun.EnvInput{Parent: d.environ(), HookPATH: d.hookPATH(), PluginRoot: x.dir, PluginData: x.data,
 		ProjectDir: s.key.project, Event: "MCP", Options: x.optionEnv})
 	spec.Path, spec.Argv, spec.Env, spec.Owner = path, launch.Argv, append(env, launch.Env...), x.id
+	spec.Sandbox = childproc.Sandbox{Write: []string{x.data}, Read: []string{x.dir}}
 	spec.Dir = x.dir
 	if launch.Cwd != "" {
 		spec.Dir = launch.Cwd

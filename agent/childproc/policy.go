@@ -270,3 +270,40 @@ func envValue(env []string, name string) string {
 	}
 	return ""
 }
+
+// denialMarkers are how programs word EACCES and EPERM.
+var denialMarkers = []string{"Permission denied", "Operation not permitted", "EACCES", "EPERM"}
+
+// DenialNote explains a confined child's failure to reach a path the
+// sandbox withholds, given its output, or returns "" when no line of it
+// reports a denied withheld path.
+func DenialNote(output string) string {
+	home, _ := os.UserHomeDir()
+	for _, line := range strings.Split(output, "\n") {
+		if !slices.ContainsFunc(denialMarkers, func(m string) bool { return strings.Contains(line, m) }) {
+			continue
+		}
+		if name := withheldIn(line, home); name != "" {
+			return "the sandbox kept " + name + " from this command; allow it in Preferences → Advanced or approve it to run unconfined"
+		}
+		if home != "" && (strings.Contains(line, home+"/") || strings.Contains(line, "~/")) {
+			return "the sandbox lets a command write only the project, its TMPDIR and the toolchain caches, not the rest of the home folder; approve it to run unconfined if it must"
+		}
+	}
+	return ""
+}
+
+// withheldIn names the withheld path line mentions, as the user knows it.
+func withheldIn(line, home string) string {
+	for _, rel := range secretPaths {
+		if (home != "" && strings.Contains(line, filepath.Join(home, rel))) || strings.Contains(line, "~/"+rel) {
+			return "~/" + rel
+		}
+	}
+	for _, own := range agentdeskPaths() {
+		if strings.Contains(line, own) {
+			return "AgentDesk's own data (" + own + ")"
+		}
+	}
+	return ""
+}

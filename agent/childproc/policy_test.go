@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/agentdesk/agentdesk/storage"
@@ -160,6 +161,25 @@ func TestAgentDeskPathsFollowStorage(t *testing.T) {
 			if !beneathAny(dir, own) {
 				t.Errorf("AGENTDESK_HOME=%q: %s is not withheld (%v)", home, dir, own)
 			}
+		}
+	}
+}
+
+func TestDenialNote(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("AGENTDESK_HOME", filepath.Join(home, "ad"))
+	for _, c := range []struct{ output, want string }{
+		{"cat: " + home + "/.ssh/id_ed25519: Permission denied\n", "the sandbox kept ~/.ssh from this command"},
+		{"open ~/.aws/credentials: EACCES", "the sandbox kept ~/.aws from this command"},
+		{"sqlite: " + home + "/ad/agentdesk.db: Operation not permitted", "the sandbox kept AgentDesk's own data (" + home + "/ad)"},
+		{"bash: " + home + "/x: Permission denied", "the sandbox lets a command write only the project"},
+		{"cat: " + home + "/.ssh/id_ed25519: No such file or directory", ""},
+		{"rm: /etc/passwd: Permission denied", ""},
+	} {
+		got := DenialNote(c.output)
+		if (c.want == "") != (got == "") || !strings.HasPrefix(got, c.want) {
+			t.Errorf("DenialNote(%q) = %q, want %q…", c.output, got, c.want)
 		}
 	}
 }
