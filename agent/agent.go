@@ -57,6 +57,9 @@ type Config struct {
 	// nil: DefaultStopHookLimit.
 	StopHookLimit func() int
 	CommandEnv    []string // environment of run_command; nil: the app's
+	// CommandsUnconfined lifts the sandbox for run_command (agentdesk run
+	// --unconfined); hooks and servers stay confined.
+	CommandsUnconfined bool
 	// ContextCap bounds one turn's extension context, in bytes; nil:
 	// DefaultContextCap.
 	ContextCap func() int

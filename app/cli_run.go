@@ -20,7 +20,7 @@ import (
 )
 
 func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	a, err := parseArgs(args, []string{"project", "session", "approve", "prompt-file"}, []string{"new"})
+	a, err := parseArgs(args, []string{"project", "session", "approve", "prompt-file"}, []string{"new", "unconfined"})
 	if err != nil {
 		return fail(stderr, err)
 	}
@@ -42,6 +42,7 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return fail(stderr, err)
 	}
 	defer c.close()
+	c.unconfined = a.bools["unconfined"]
 	if answers != nil {
 		defer answers.Close()
 	}

@@ -9,6 +9,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/agentdesk/agentdesk/agent/childproc"
 	"github.com/agentdesk/agentdesk/agent/safetext"
 	"github.com/agentdesk/agentdesk/app/internal/quietinit"
 	"github.com/agentdesk/agentdesk/ui"
@@ -25,8 +26,10 @@ Usage:
   agentdesk --preferences [SECTION]
                                  open the app with Preferences at a section
                                  (Providers, Approvals, "Agent Extensions", Skills, Agents, Advanced)
-  agentdesk run [--project DIR] [--session ID|--new] [--approve ask|reads|all] PROMPT|--prompt-file PATH|-
-                                 run one prompt (or /compact, /ralph …) headless
+  agentdesk run [--project DIR] [--session ID|--new] [--approve ask|reads|all] [--unconfined] PROMPT|--prompt-file PATH|-
+                                 run one prompt (or /compact, /ralph …) headless;
+                                 --unconfined lifts the sandbox from run_command
+                                 (--approve never does)
   agentdesk sessions [--project DIR] [--json]
                                  list a project's sessions
   agentdesk ext install URL [--ref REF] [--plugin NAME]...
@@ -72,6 +75,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runGUI(section, stderr)
 	case "version", "--version":
 		fmt.Fprintln(stdout, "agentdesk", version)
+		_, sandbox := childproc.SandboxStatus()
+		fmt.Fprintln(stdout, "sandbox:", sandbox)
 		return 0
 	case "help", "--help", "-h":
 		fmt.Fprint(stdout, usage)

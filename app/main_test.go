@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/agentdesk/agentdesk/agent/childproc"
 )
 
 func TestVersionMatchesFyneAppToml(t *testing.T) {
@@ -24,7 +26,8 @@ func TestVersionMatchesFyneAppToml(t *testing.T) {
 
 func TestHelpAndVersionAndUnknownCommand(t *testing.T) {
 	var out, errOut bytes.Buffer
-	if code := run([]string{"version"}, nil, &out, &errOut); code != 0 || out.String() != "agentdesk "+version+"\n" {
+	_, sandbox := childproc.SandboxStatus()
+	if code := run([]string{"version"}, nil, &out, &errOut); code != 0 || out.String() != "agentdesk "+version+"\nsandbox: "+sandbox+"\n" {
 		t.Fatalf("version: %d %q", code, out.String())
 	}
 	out.Reset()

@@ -48,6 +48,8 @@ type core struct {
 	// browser opens an MCP server's sign-in page: the window sets it; the
 	// CLI never opens one.
 	browser atomic.Pointer[func(string) error]
+	// unconfined lifts the sandbox from run_command (run --unconfined).
+	unconfined bool
 
 	pathOnce  sync.Once
 	loginPATH string
@@ -246,7 +248,7 @@ func (c *core) newAgent(approver agent.Approver, policy func() agent.Policy, att
 		HomeDir: home, RalphRounds: func() int { return agent.LoadRalphRounds(context.Background(), c.db) },
 		StopHookLimit: func() int { return extensions.LoadHookSettings(context.Background(), c.db).StopLimit },
 		ContextCap:    func() int { return extensions.LoadHookSettings(context.Background(), c.db).ContextCapKiB << 10 },
-		CommandEnv:    c.commandEnv(), Logger: c.log, TranscriptDir: c.paths.Transcripts(),
+		CommandEnv:    c.commandEnv(), CommandsUnconfined: c.unconfined, Logger: c.log, TranscriptDir: c.paths.Transcripts(),
 		Commands: c.disp, Agents: c.disp, MCP: c.disp,
 		SubagentModel: func(alias string) string { return agent.LoadSubagentModel(context.Background(), c.db, alias) },
 	})

@@ -1,6 +1,9 @@
 // Package childproc is AgentDesk's one supervisor for the processes it
-// starts on someone else's behalf: run_command's shell and extension
-// hooks. Each child leads its own process group (a job object on
+// starts on someone else's behalf: run_command's shell, extension hooks
+// and MCP servers. Each child is confined by a Landlock sandbox where the
+// kernel has one (see Sandbox): it starts through a re-exec of this very
+// binary (ExecCommand) that restricts itself and then execs the child, so
+// the app itself is never restricted. Each child leads its own process group (a job object on
 // Windows), so stopping it reaches everything it spawned; its output goes
 // to writers that never block (HeadTail, Head), so a chatty child cannot
 // hang on a full pipe; and it is stopped as a whole group: SIGTERM, then
@@ -17,6 +20,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"sync"
 	"time"
 )
 
@@ -45,6 +49,9 @@ type Spec struct {
 	// Owner names whom the child runs for, such as an extension id: what
 	// it leaves running, kept by a Linger, is ended by StopOwned(Owner).
 	Owner string
+	// Sandbox is what the child may touch; the zero value confines it to
+	// reading (see Sandbox and SandboxStatus).
+	Sandbox Sandbox
 }
 
 // Process is a started child and its process group.
@@ -52,6 +59,8 @@ type Process struct {
 	cmd   *exec.Cmd
 	group *group
 	owner string
+	// cleanup removes the child's private temporary folder, once.
+	cleanup func()
 }
 
 // Start starts s as the leader of a new process group. When ctx ends, the
@@ -69,8 +78,22 @@ func Start(ctx context.Context, s Spec) (*Process, error) {
 	}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = s.Stdin, s.Stdout, s.Stderr
 	cmd.WaitDelay = Grace
-	p := &Process{cmd: cmd, group: newGroup(cmd), owner: s.Owner}
+	if cmd.Err != nil {
+		return nil, cmd.Err
+	}
+	c, err := confine(cmd, s.Sandbox)
+	if err != nil {
+		return nil, err
+	}
+	p := &Process{cmd: cmd, group: newGroup(cmd), owner: s.Owner, cleanup: sync.OnceFunc(c.cleanup)}
 	if err := p.group.start(); err != nil {
+		c.abort(cmd)
+		return nil, err
+	}
+	if err := c.started(cmd); err != nil {
+		_ = cmd.Wait()
+		p.group.release()
+		p.cleanup()
 		return nil, err
 	}
 	return p, nil
@@ -101,6 +124,7 @@ func (p *Process) Terminated() bool {
 // group either way.
 func (p *Process) Stop() {
 	p.group.stop()
+	p.cleanup()
 }
 
 // Pid is the child's process id, which is also its group's.

@@ -22,7 +22,8 @@ import (
 // never the thing measured.
 const testGuard = 30 * time.Second
 
-// startShell runs script with sh in a fresh directory, which it returns.
+// startShell runs script with sh in a fresh directory, which it returns
+// and which the child may write, as a command may write its project.
 func startShell(t *testing.T, ctx context.Context, script string, stdout, stderr *Head) (*Process, string) {
 	t.Helper()
 	sh, err := exec.LookPath("sh")
@@ -30,7 +31,8 @@ func startShell(t *testing.T, ctx context.Context, script string, stdout, stderr
 		t.Skip("no sh on PATH")
 	}
 	dir := t.TempDir()
-	s := Spec{Path: sh, Args: []string{"sh", "-c", script}, Dir: dir, Env: []string{"PATH=" + os.Getenv("PATH")}}
+	s := Spec{Path: sh, Args: []string{"sh", "-c", script}, Dir: dir, Env: []string{"PATH=" + os.Getenv("PATH")},
+		Sandbox: Sandbox{Write: []string{dir}}}
 	if stdout != nil {
 		s.Stdout = stdout
 	}
@@ -50,8 +52,9 @@ func backgroundPid(redirect string) string {
 	return "sleep 1000 " + redirect + " & echo $! > pid.tmp && mv pid.tmp pid; "
 }
 
-// readPid waits for the pid file a script writes.
-func readPid(t *testing.T, dir string) int {
+// readPid waits for the pid file a script writes; what the script said on
+// a stderr, if given, explains a pid that never comes.
+func readPid(t *testing.T, dir string, stderr ...*Head) int {
 	t.Helper()
 	deadline := time.Now().Add(testGuard)
 	for {
@@ -64,6 +67,9 @@ func readPid(t *testing.T, dir string) int {
 			return pid
 		}
 		if time.Now().After(deadline) {
+			for _, h := range stderr {
+				t.Logf("stderr: %s", h.Bytes())
+			}
 			t.Fatal("the script never wrote its pid")
 		}
 		time.Sleep(10 * time.Millisecond)
@@ -217,7 +223,7 @@ func leaveDaemon(t *testing.T, l *Linger, owner string) int {
 	}
 	dir := t.TempDir()
 	p, err := Start(context.Background(), Spec{Path: sh, Args: []string{"sh", "-c", backgroundPid(">/dev/null 2>&1") + "exit 0"},
-		Dir: dir, Env: []string{"PATH=" + os.Getenv("PATH")}, Owner: owner})
+		Dir: dir, Env: []string{"PATH=" + os.Getenv("PATH")}, Owner: owner, Sandbox: Sandbox{Write: []string{dir}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -34,11 +34,12 @@ type group struct {
 func newGroup(cmd *exec.Cmd) *group {
 	g := &group{cmd: cmd}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	setParentDeathSignal(cmd.SysProcAttr)
 	cmd.Cancel = g.terminate
 	return g
 }
 
-func (g *group) start() error { return g.cmd.Start() }
+func (g *group) start() error { return startCmd(g.cmd) }
 
 // terminate sends SIGTERM to the group once. It is the Cmd.Cancel hook:
 // os/exec follows with SIGKILL to the leader after WaitDelay; stop does

@@ -23,6 +23,7 @@ func NewLinger() *Linger { return &Linger{procs: map[*Process]struct{}{}} }
 func (l *Linger) Keep(p *Process) {
 	if !p.group.alive() {
 		p.group.release()
+		p.cleanup()
 		return
 	}
 	if l == nil {
@@ -71,7 +72,7 @@ func (l *Linger) stop(match func(*Process) bool) {
 	l.mu.Unlock()
 	var wg sync.WaitGroup
 	for _, p := range procs {
-		wg.Go(p.group.stop)
+		wg.Go(p.Stop)
 	}
 	wg.Wait()
 }

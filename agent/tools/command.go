@@ -22,6 +22,7 @@ type runCommand struct {
 	dir            string
 	env            []string
 	defaultTimeout time.Duration
+	sandbox        childproc.Sandbox
 }
 
 type runCommandArgs struct {
@@ -106,6 +107,7 @@ type outcome struct {
 	err            error         // from starting or waiting
 	timedOut       time.Duration // the timeout, if it fired
 	cancelled      bool
+	confined       bool // the sandbox applied
 }
 
 // execute runs command under the child-process supervisor: in its own
@@ -122,12 +124,14 @@ func (t *runCommand) execute(ctx context.Context, command string, timeout time.D
 	runCtx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	p, err := childproc.Start(runCtx, childproc.Spec{Path: shell, Args: []string{shell, "-c", command},
-		Dir: t.dir, Env: t.env, Stdout: out.stdout, Stderr: out.stderr})
+		Dir: t.dir, Env: t.env, Stdout: out.stdout, Stderr: out.stderr, Sandbox: t.sandbox})
 	if err != nil {
 		out.err = err
 		return out
 	}
 	out.started = true
+	out.confined, _ = childproc.SandboxStatus()
+	out.confined = out.confined && !t.sandbox.Unconfined
 	out.err = p.Wait()
 	p.Stop()
 	out.state = p.State()
@@ -163,6 +167,11 @@ func (o outcome) result() Result {
 	}
 	if o.stdout.Len() == 0 && o.stderr.Len() == 0 && o.started {
 		b.WriteString("\n(no output)")
+	}
+	if o.confined && failed {
+		if note := childproc.DenialNote(o.stderr.String() + "\n" + o.stdout.String()); note != "" {
+			b.WriteString("\n--- note ---\n" + note)
+		}
 	}
 	return Result{Text: b.String(), IsError: failed}
 }

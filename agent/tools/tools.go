@@ -19,6 +19,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentdesk/agentdesk/agent/childproc"
 	"github.com/agentdesk/agentdesk/agent/llm"
 )
 
@@ -109,6 +110,9 @@ type Options struct {
 	// Env is run_command's environment; nil means this process's
 	// environment without AGENTDESK_API_KEY.
 	Env []string
+	// Unconfined runs commands without the sandbox, which otherwise lets
+	// them write only the project (see childproc.Sandbox).
+	Unconfined bool
 }
 
 // ReadRoot is a read-only folder the read tools may read.
@@ -163,7 +167,8 @@ func New(projectDir string, opts Options) (*Set, error) {
 		&grep{roots: r, limits: lim},
 		&writeFile{roots: r},
 		&editFile{roots: r},
-		&runCommand{dir: r.projectDir, env: env, defaultTimeout: min(timeout, MaxCommandTimeout)},
+		&runCommand{dir: r.projectDir, env: env, defaultTimeout: min(timeout, MaxCommandTimeout),
+			sandbox: childproc.Sandbox{Unconfined: opts.Unconfined, Write: []string{r.projectDir}}},
 	}
 	s.byName = make(map[string]tool, len(s.tools))
 	for _, t := range s.tools {

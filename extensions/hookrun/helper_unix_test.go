@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/agentdesk/agentdesk/agent/childproc"
 )
 
 // The test binary doubles as the hook program: started with helperArg as
@@ -131,11 +133,13 @@ func helperSpawn(args []string) int {
 // helperSpec runs the test binary in mode with a minimal environment.
 func helperSpec(t *testing.T, mode string, args ...string) Spec {
 	t.Helper()
+	dir := t.TempDir() // the project: writable, as for a real hook
 	return Spec{
 		Argv:    append([]string{testBinary(t), helperArg, mode}, args...),
-		Dir:     t.TempDir(),
+		Dir:     dir,
 		Env:     helperEnv("PATH=/usr/bin:/bin"),
 		Timeout: testGuard,
+		Sandbox: childproc.Sandbox{Write: []string{dir}},
 	}
 }
 
@@ -165,6 +169,7 @@ func startWhenReady(t *testing.T, ctx context.Context, s Spec, fifo string) <-ch
 		t.Fatalf("open fifo: %v", err)
 	}
 	defer reader.Close()
+	s.Sandbox.Write = append(s.Sandbox.Write, fifo) // the confined hook reports through it
 	done := make(chan Result, 1)
 	go func() { done <- Run(ctx, s) }()
 	if err := reader.SetReadDeadline(time.Now().Add(testGuard)); err != nil {

@@ -66,6 +66,9 @@ type Spec struct {
 	// nothing: they are stopped when the hook exits.
 	Owner  string
 	Linger *childproc.Linger
+	// Sandbox is what the hook may touch; normally the project and the
+	// extension's data folder are writable (see childproc.Sandbox).
+	Sandbox childproc.Sandbox
 }
 
 // Result is what one run produced.
@@ -191,7 +194,7 @@ func (inv *invocation) start(ctx context.Context, path string, s Spec) error {
 	}
 	inv.began = time.Now()
 	proc, err := childproc.Start(ctx, childproc.Spec{Path: path, Args: s.Argv, Dir: s.Dir, Env: s.Env,
-		Stdin: stdin, Stdout: inv.stdout, Stderr: inv.stderr, Owner: s.Owner})
+		Stdin: stdin, Stdout: inv.stdout, Stderr: inv.stderr, Owner: s.Owner, Sandbox: s.Sandbox})
 	inv.proc = proc
 	return err
 }

@@ -442,13 +442,16 @@ func BenchmarkRunOverhead(b *testing.B) {
 	})
 }
 
-// A Spec without Env must not fall back to the app's environment.
+// A Spec without Env must not fall back to the app's environment: the
+// hook sees nothing but the sandbox's private TMPDIR (none unconfined).
 func TestRunNilEnvIsEmpty(t *testing.T) {
 	t.Setenv("OPENAI_API_KEY", "must-not-leak")
 	spec := helperSpec(t, "env")
 	spec.Env = nil
 	res := Run(context.Background(), spec)
-	if res.Err != nil || len(res.Stdout) != 0 {
+	confined, _ := childproc.SandboxStatus()
+	if env := string(res.Stdout); res.Err != nil || (confined && !strings.HasPrefix(env, "TMPDIR=")) ||
+		(!confined && env != "") || strings.Contains(env, "\n") {
 		t.Fatalf("Run: err %v, environment %q", res.Err, res.Stdout)
 	}
 }

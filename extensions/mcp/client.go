@@ -66,6 +66,9 @@ type Spec struct {
 	Dir   string
 	Env   []string
 	Owner string
+	// Sandbox is what a stdio server may touch; normally its extension's
+	// data folder is writable (see childproc.Sandbox).
+	Sandbox childproc.Sandbox
 	// Remote: URL and extra headers; HTTPClient defaults to one with the
 	// system roots and bounded connects (TLS always verified).
 	URL        string
@@ -163,7 +166,7 @@ func (c *Conn) startProcess() (mcp.Transport, error) {
 	}
 	life, stop := context.WithCancel(context.Background())
 	proc, err := childproc.Start(life, childproc.Spec{Path: c.spec.Path, Args: c.spec.Argv, Dir: c.spec.Dir, Env: c.spec.Env,
-		Stdin: inR, Stdout: outW, Stderr: c.stderr, Owner: c.spec.Owner})
+		Stdin: inR, Stdout: outW, Stderr: c.stderr, Owner: c.spec.Owner, Sandbox: c.spec.Sandbox})
 	inR.Close()
 	outW.Close()
 	if err != nil {

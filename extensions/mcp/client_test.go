@@ -14,6 +14,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/agentdesk/agentdesk/agent/childproc"
 	"github.com/agentdesk/agentdesk/extensions/mcp/mcptest"
 )
 
@@ -22,14 +23,16 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// stdioSpec runs this test binary as the fixture server.
+// stdioSpec runs this test binary as the fixture server, confined, its
+// working directory standing in for its data folder (writable).
 func stdioSpec(t *testing.T, env ...string) Spec {
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Spec{Name: "fixture", Type: Stdio, Path: exe, Argv: []string{exe}, Dir: t.TempDir(),
-		Env: append([]string{mcptest.ServeEnv + "=1"}, env...)}
+	dir := t.TempDir()
+	return Spec{Name: "fixture", Type: Stdio, Path: exe, Argv: []string{exe}, Dir: dir,
+		Env: append([]string{mcptest.ServeEnv + "=1"}, env...), Sandbox: childproc.Sandbox{Write: []string{dir}}}
 }
 
 func connect(t *testing.T, s Spec) *Conn {
@@ -95,8 +98,10 @@ func TestStdioResultsRenderedAndBounded(t *testing.T) {
 }
 
 func TestStdioCancelSendsCancelled(t *testing.T) {
-	mark := filepath.Join(t.TempDir(), "mark")
-	c := connect(t, stdioSpec(t, mcptest.MarkEnv+"="+mark))
+	spec := stdioSpec(t)
+	mark := filepath.Join(spec.Dir, "mark")
+	spec.Env = append(spec.Env, mcptest.MarkEnv+"="+mark)
+	c := connect(t, spec)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agentdesk/agentdesk/agent/childproc"
 	"github.com/agentdesk/agentdesk/agent/lifecycle"
 	"github.com/agentdesk/agentdesk/agent/safetext"
 	"github.com/agentdesk/agentdesk/extensions"
@@ -205,6 +206,7 @@ func (h *MCP) spec(x extensions.Active, decl manifest.MCPServer, project string,
 	env := hookrun.Environ(hookrun.EnvInput{Parent: h.cfg.Environ(), HookPATH: h.cfg.PATH(), PluginRoot: x.Dir, PluginData: x.Data,
 		ProjectDir: project, Event: "MCP", Options: x.OptionEnv})
 	spec.Path, spec.Argv, spec.Env, spec.Owner = path, launch.Argv, append(env, launch.Env...), x.ID
+	spec.Sandbox = childproc.Sandbox{Write: []string{x.Data}, Read: []string{x.Dir}}
 	spec.Dir = x.Dir
 	if launch.Cwd != "" {
 		spec.Dir = launch.Cwd

@@ -1,0 +1,267 @@
+package childproc
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+
+	"github.com/landlock-lsm/go-landlock/landlock"
+	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
+	"golang.org/x/sys/unix"
+)
+
+// ExecCommand is the hidden first argument that makes any binary linking
+// this package (AgentDesk, and every test binary whose tests start
+// children) apply a sandbox policy to itself and exec the real child.
+// The check runs in this package's init, so before Fyne or a test's
+// TestMain does anything.
+const ExecCommand = "__sandbox-exec"
+
+// policyVariable carries the JSON policy to the re-exec, which removes it
+// before the child starts.
+const policyVariable = "AGENTDESK_SANDBOX_POLICY"
+
+// statusFD is where the re-exec reports why the child did not start; a
+// successful exec closes it.
+const statusFD = 3
+
+func init() {
+	if len(os.Args) > 1 && os.Args[1] == ExecCommand {
+		os.Exit(sandboxExec(os.Args[2:]))
+	}
+}
+
+// landlockABI is the kernel's Landlock version, or why there is none.
+var landlockABI = sync.OnceValues(func() (int, error) {
+	abi, err := ll.LandlockGetABIVersion()
+	if err != nil {
+		return 0, fmt.Errorf("this kernel has no Landlock (%w)", err)
+	}
+	if abi < 1 {
+		return 0, errors.New("this kernel has no Landlock")
+	}
+	return abi, nil
+})
+
+// SandboxStatus says whether children are confined, in a sentence for
+// `agentdesk version` and Preferences → Advanced.
+func SandboxStatus() (confined bool, text string) {
+	abi, err := landlockABI()
+	if err != nil {
+		return false, "commands, hooks and servers run unconfined: " + err.Error()
+	}
+	network := "a project may turn their network off"
+	if abi < 4 {
+		network = "their network cannot be turned off (Landlock ABI 4 needed)"
+	}
+	return true, fmt.Sprintf("commands, hooks and servers are confined by Landlock (ABI %d); %s", abi, network)
+}
+
+// confinement is what one confined start holds: the child's private
+// temporary folder and the pipe on which the re-exec reports a failure.
+type confinement struct {
+	tmp    string
+	status *os.File
+}
+
+// confine rewrites cmd to start through the re-exec with s applied, or
+// leaves it alone (nil) when s is unconfined or Landlock is missing.
+func confine(cmd *exec.Cmd, s Sandbox) (*confinement, error) {
+	if s.Unconfined {
+		return nil, nil
+	}
+	if _, err := landlockABI(); err != nil {
+		return nil, nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: %w", err)
+	}
+	tmp, err := os.MkdirTemp("", "agentdesk-child-")
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: private temporary folder: %w", err)
+	}
+	c := &confinement{tmp: tmp}
+	raw, err := json.Marshal(newPolicy(s, home, tmp, agentdeskPaths(), cmd.Env))
+	if err != nil {
+		c.cleanup()
+		return nil, err
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		c.cleanup()
+		return nil, err
+	}
+	c.status = r
+	cmd.ExtraFiles = []*os.File{w}
+	cmd.Env = append(withoutVariable(cmd.Env, "TMPDIR"), "TMPDIR="+tmp, policyVariable+"="+string(raw))
+	cmd.Args = append([]string{"agentdesk", ExecCommand, cmd.Path}, cmd.Args...)
+	cmd.Path = "/proc/self/exe"
+	return c, nil
+}
+
+// started waits until the re-exec has become the child, and returns why
+// it did not.
+func (c *confinement) started(cmd *exec.Cmd) error {
+	if c == nil {
+		return nil
+	}
+	for _, f := range cmd.ExtraFiles {
+		f.Close()
+	}
+	report, err := io.ReadAll(c.status)
+	c.status.Close()
+	if err != nil {
+		return fmt.Errorf("sandbox: %w", err)
+	}
+	if len(report) == 0 {
+		return nil
+	}
+	target := cmd.Args[2]
+	if n, err := strconv.Atoi(strings.TrimPrefix(string(report), "errno ")); err == nil {
+		return &fs.PathError{Op: "fork/exec", Path: target, Err: syscall.Errno(n)}
+	}
+	return fmt.Errorf("sandbox %s: %s", target, report)
+}
+
+// abort undoes confine for a child that never started.
+func (c *confinement) abort(cmd *exec.Cmd) {
+	if c == nil {
+		return
+	}
+	for _, f := range cmd.ExtraFiles {
+		f.Close()
+	}
+	c.status.Close()
+	c.cleanup()
+}
+
+func (c *confinement) cleanup() {
+	if c != nil {
+		_ = os.RemoveAll(c.tmp)
+	}
+}
+
+// sandboxExec is the re-exec: args are the program and its argv. It
+// returns only if the child could not start, after saying why on
+// statusFD.
+func sandboxExec(args []string) int {
+	status := os.NewFile(statusFD, "sandbox-status")
+	unix.CloseOnExec(statusFD)
+	err := restrictAndExec(args)
+	var errno syscall.Errno
+	if errors.As(err, &errno) {
+		fmt.Fprintf(status, "errno %d", int(errno))
+	} else {
+		fmt.Fprint(status, err)
+	}
+	return 127
+}
+
+func restrictAndExec(args []string) error {
+	if len(args) < 1 {
+		return errors.New("no program to run")
+	}
+	var p policy
+	if err := json.Unmarshal([]byte(os.Getenv(policyVariable)), &p); err != nil {
+		return fmt.Errorf("read the policy: %w", err)
+	}
+	env := withoutVariable(os.Environ(), policyVariable)
+	argv := args[1:]
+	if len(argv) == 0 {
+		argv = args[:1]
+	}
+	// Landlock confines the calling thread; the exec must come from it.
+	runtime.LockOSThread()
+	if err := restrict(p); err != nil {
+		return err
+	}
+	err := syscall.Exec(args[0], argv, env)
+	var pathErr *fs.PathError
+	if errors.As(err, &pathErr) {
+		err = pathErr.Err
+	}
+	return err
+}
+
+// restrict applies p to this thread, as far as the kernel's Landlock
+// goes (best effort: an older kernel loses only the newer rules).
+func restrict(p policy) error {
+	abi, _ := landlockABI()
+	cfg := landlock.Config{HandledAccessFS: landlock.V7.HandledAccessFS, Scoped: ll.ScopeSignal}
+	if p.NoNetwork {
+		cfg.HandledAccessNet = ll.AccessNetBindTCP | ll.AccessNetConnectTCP
+	}
+	fd, flags, err := cfg.BestEffort().NewRulesetFD(rules(p.grants(), abi)...)
+	if err != nil {
+		return fmt.Errorf("build the Landlock ruleset: %w", err)
+	}
+	if fd < 0 {
+		return nil
+	}
+	defer unix.Close(fd)
+	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+		return fmt.Errorf("no_new_privs: %w", err)
+	}
+	if err := ll.LandlockRestrictSelf(fd, flags); err != nil {
+		return fmt.Errorf("apply the Landlock ruleset: %w", err)
+	}
+	return nil
+}
+
+// rules are g as Landlock rules: folders and files need different rights.
+func rules(g grants, abi int) []landlock.Rule {
+	readDirs, readFiles := splitDirs(g.Read)
+	writeDirs, writeFiles := splitDirs(g.Write)
+	devDirs, devFiles := splitDirs(g.Devices)
+	write := landlock.RWDirs(writeDirs...)
+	if abi >= 2 {
+		// Moving files between folders (go build, git, npm) needs "refer";
+		// asking for it on ABI 1 would drop the whole ruleset.
+		write = write.WithRefer()
+	}
+	return []landlock.Rule{
+		landlock.PathAccess(ll.AccessFSReadDir, g.List...).IgnoreIfMissing(),
+		landlock.RODirs(readDirs...).IgnoreIfMissing(),
+		landlock.ROFiles(readFiles...).IgnoreIfMissing(),
+		write.IgnoreIfMissing(),
+		landlock.RWFiles(writeFiles...).IgnoreIfMissing(),
+		landlock.RWDirs(devDirs...).WithIoctlDev().IgnoreIfMissing(),
+		landlock.RWFiles(devFiles...).WithIoctlDev().IgnoreIfMissing(),
+	}
+}
+
+// splitDirs sorts paths into folders and everything else; a path that
+// vanished since the walk is dropped.
+func splitDirs(paths []string) (dirs, files []string) {
+	for _, p := range paths {
+		info, err := os.Stat(p)
+		switch {
+		case err != nil:
+		case info.IsDir():
+			dirs = append(dirs, p)
+		default:
+			files = append(files, p)
+		}
+	}
+	return dirs, files
+}
+
+func withoutVariable(env []string, name string) []string {
+	out := make([]string, 0, len(env))
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, name+"=") {
+			out = append(out, kv)
+		}
+	}
+	return out
+}
