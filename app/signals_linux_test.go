@@ -145,7 +145,8 @@ func TestRunStopsMCPServersOnSignal(t *testing.T) {
 	files := map[string]gittest.File{
 		".claude-plugin/plugin.json": {Body: `{"name":"mcpprocs"}`},
 		".mcp.json":                  {Body: `{"mcpServers":{"mute":{"command":"${CLAUDE_PLUGIN_ROOT}/mute.sh"}}}`},
-		"mute.sh": {Body: "#!/bin/sh\necho $$ > \"$CLAUDE_PROJECT_DIR/mcp.tmp\" && mv \"$CLAUDE_PROJECT_DIR/mcp.tmp\" \"$CLAUDE_PROJECT_DIR/mcp\"\nexec sleep 1000\n",
+		// An MCP server may write only its data folder (the sandbox).
+		"mute.sh": {Body: "#!/bin/sh\necho $$ > \"$CLAUDE_PLUGIN_DATA/mcp.tmp\" && mv \"$CLAUDE_PLUGIN_DATA/mcp.tmp\" \"$CLAUDE_PLUGIN_DATA/mcp\"\nexec sleep 1000\n",
 			Mode: 0o755},
 	}
 	c, url := cliWithRepo(t, "mcpprocs", files)
@@ -161,7 +162,7 @@ func TestRunStopsMCPServersOnSignal(t *testing.T) {
 	}
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
-	pid := pidFromFile(t, filepath.Join(project, "mcp"))
+	pid := pidFromFile(t, filepath.Join(c.home, "extensions", "data", "mcpprocs", "mcp"))
 	t.Cleanup(func() { _ = syscall.Kill(pid, syscall.SIGKILL) })
 	signalled := time.Now()
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
