@@ -150,10 +150,11 @@ func TestStopMidStreamKeepsPartialAndLeaksNothing(t *testing.T) {
 func TestStopMidToolKillsTheCommand(t *testing.T) {
 	e := newEnv(t)
 	e.policy = PolicyNever
-	marker := filepath.Join(t.TempDir(), "started")
+	s := e.newSession()
+	// Inside the project: the one place a confined command may write.
+	marker := filepath.Join(e.project.Path, "started")
 	e.server.Push(llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "run_command",
 		Args: `{"command":"touch ` + marker + ` && sleep 1000"}`}}}, llmtest.Reply{Text: "after"})
-	s := e.newSession()
 	s.Submit("run it")
 	waitFor(t, "the command to start", func() bool { _, err := os.Stat(marker); return err == nil })
 	began := time.Now()

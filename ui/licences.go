@@ -15,6 +15,7 @@ var licences = []struct{ module, licence string }{
 	{"github.com/google/jsonschema-go", "MIT"},
 	{"github.com/google/shlex", "Apache-2.0"},
 	{"github.com/invopop/jsonschema", "MIT"},
+	{"github.com/landlock-lsm/go-landlock", "MIT"},
 	{"github.com/mattn/go-sqlite3", "MIT"},
 	{"github.com/modelcontextprotocol/go-sdk", "Apache-2.0 and MIT"},
 	{"github.com/openai/openai-go/v3", "Apache-2.0"},
