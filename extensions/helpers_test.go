@@ -2,12 +2,9 @@ package extensions
 
 import (
 	"context"
-	"io/fs"
 	"path/filepath"
-	"strings"
 	"testing"
 
-	"github.com/agentdesk/agentdesk/agent/lifecycle"
 	"github.com/agentdesk/agentdesk/extensions/gittest"
 	"github.com/agentdesk/agentdesk/storage"
 )
@@ -97,41 +94,5 @@ func repo(t *testing.T, files map[string]gittest.File) *gittest.Repo { return gi
 
 // storeState lists what is on disk under the store, staging and data.
 func (e *testEnv) storeState() []string {
-	var out []string
-	root := e.paths.Extensions()
-	for _, sub := range []string{"store", "staging", "data"} {
-		filepath.WalkDir(filepath.Join(root, sub), func(path string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return nil
-			}
-			rel, _ := filepath.Rel(root, path)
-			if strings.Count(rel, string(filepath.Separator)) <= 2 && rel != sub {
-				out = append(out, filepath.ToSlash(rel))
-			}
-			return nil
-		})
-	}
-	return out
-}
-
-func sessionStartEvent(project string) lifecycle.SessionStartEvent {
-	return lifecycle.SessionStartEvent{SessionID: "s1", ProjectDir: project, Source: lifecycle.SourceStartup, Model: "m"}
-}
-
-// logInstalled logs what an install gave: hooks and whether they run,
-// skills, commands, diagnostics.
-func logInstalled(t *testing.T, name string, info Info) {
-	var hooks []string
-	for _, h := range info.Hooks {
-		state := "runs"
-		if h.Inactive != "" {
-			state = "inactive: " + h.Inactive
-		}
-		hooks = append(hooks, h.Event+" "+h.ArgvText()+" ("+state+")")
-	}
-	var commands []string
-	for _, c := range info.Commands {
-		commands = append(commands, "/"+c.Name)
-	}
-	t.Logf("%s: ok, %d hooks, %d skills, commands %q; hooks %q; notes %q", name, len(info.Hooks), len(info.Skills), commands, hooks, info.Diagnostics)
+	return gittest.Tree(e.paths.Extensions(), "store", "staging", "data")
 }

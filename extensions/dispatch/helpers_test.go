@@ -4,7 +4,6 @@ package dispatch
 
 import (
 	"context"
-	"io/fs"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -161,19 +160,5 @@ func (e *testEnv) mcpDispatcher(cfg servers.MCPConfig) *Dispatcher {
 
 // storeState lists what is on disk under the store, staging and data.
 func (e *testEnv) storeState() []string {
-	var out []string
-	root := e.paths.Extensions()
-	for _, sub := range []string{"store", "staging", "data"} {
-		filepath.WalkDir(filepath.Join(root, sub), func(path string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return nil
-			}
-			rel, _ := filepath.Rel(root, path)
-			if strings.Count(rel, string(filepath.Separator)) <= 2 && rel != sub {
-				out = append(out, filepath.ToSlash(rel))
-			}
-			return nil
-		})
-	}
-	return out
+	return gittest.Tree(e.paths.Extensions(), "store", "staging", "data")
 }

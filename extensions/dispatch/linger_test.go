@@ -93,13 +93,20 @@ func TestDisableFromAnotherProcessStopsRunningHooks(t *testing.T) {
 	if _, err := e.m.Disable(context.Background(), "slow"); err != nil {
 		t.Fatal(err)
 	}
+	waitHookStopped(t, done, pid, "another process disabled its extension (its timeout is 60 s)")
+}
+
+// waitHookStopped waits for a hook run stopped because why, and checks
+// it gave no context and its process is gone.
+func waitHookStopped(t *testing.T, done <-chan lifecycle.HookResult, pid int, why string) {
+	t.Helper()
 	select {
 	case res := <-done:
 		if len(res.Blocks) != 0 {
 			t.Errorf("a stopped hook gave context: %+v", res.Blocks)
 		}
 	case <-time.After(20 * time.Second):
-		t.Fatal("the hook still runs 20 s after another process disabled its extension (its timeout is 60 s)")
+		t.Fatal("the hook still runs 20 s after " + why)
 	}
 	childproctest.WaitGone(t, pid)
 }

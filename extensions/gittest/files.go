@@ -5,6 +5,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/agentdesk/agentdesk/agent/lifecycle"
@@ -70,5 +71,25 @@ func Plugin(name, hookScript string, skill bool) map[string]File {
 func With(files, extra map[string]File) map[string]File {
 	out := maps.Clone(files)
 	maps.Copy(out, extra)
+	return out
+}
+
+// Tree lists what is on disk under each root/sub, as slash paths relative
+// to root, at most three levels below root (tests check that a store,
+// its staging and data folders hold exactly what they should).
+func Tree(root string, subs ...string) []string {
+	var out []string
+	for _, sub := range subs {
+		filepath.WalkDir(filepath.Join(root, sub), func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return nil
+			}
+			rel, _ := filepath.Rel(root, path)
+			if strings.Count(rel, string(filepath.Separator)) <= 2 && rel != sub {
+				out = append(out, filepath.ToSlash(rel))
+			}
+			return nil
+		})
+	}
 	return out
 }

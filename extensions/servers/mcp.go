@@ -138,37 +138,46 @@ func (h *MCP) Tools(ctx context.Context, ev lifecycle.ToolsEvent) lifecycle.Tool
 	return set
 }
 
-// starter connects to one server of x for project.
+// starter connects to one server of x for project. A server that
+// answers 401 or 403, at the handshake or at its tool list, waits for a
+// sign-in (ErrNeedsSignIn) rather than failing.
 func (h *MCP) starter(x extensions.Active, decl manifest.MCPServer, project string) StartFunc[*mcpConn] {
 	return func(ctx context.Context) (*mcpConn, string, error) {
 		mc := &mcpConn{}
-		spec, err := h.spec(x, decl, project, func() { mc.markStale(); h.sup.Bump() })
-		if err != nil {
-			return nil, "", err
+		conn, tools, stderr, err := h.connect(ctx, x, decl, project, func() { mc.markStale(); h.sup.Bump() })
+		if errors.Is(err, mcp.ErrNeedsSignIn) {
+			err = ErrNeedsSignIn
 		}
-		conn, err := mcp.Connect(ctx, spec)
 		if err != nil {
-			if errors.Is(err, mcp.ErrNeedsSignIn) {
-				return nil, "", ErrNeedsSignIn
-			}
-			var start *mcp.StartError
-			if errors.As(err, &start) {
-				return nil, start.Stderr, err
-			}
-			return nil, "", err
-		}
-		tools, err := conn.Tools(ctx)
-		if err != nil && len(tools) == 0 {
-			stderr := conn.Stderr()
-			conn.Close()
-			if errors.Is(err, mcp.ErrNeedsSignIn) {
-				return nil, "", ErrNeedsSignIn
-			}
 			return nil, stderr, err
 		}
 		mc.Conn, mc.tools = conn, tools
 		return mc, "", nil
 	}
+}
+
+// connect starts or reaches the server and reads its tools; on failure
+// it returns why and the end of the server's stderr.
+func (h *MCP) connect(ctx context.Context, x extensions.Active, decl manifest.MCPServer, project string, onToolsChanged func()) (*mcp.Conn, []mcp.Tool, string, error) {
+	spec, err := h.spec(x, decl, project, onToolsChanged)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	conn, err := mcp.Connect(ctx, spec)
+	if err != nil {
+		var start *mcp.StartError
+		if errors.As(err, &start) {
+			return nil, nil, start.Stderr, err
+		}
+		return nil, nil, "", err
+	}
+	tools, err := conn.Tools(ctx)
+	if err != nil && len(tools) == 0 {
+		stderr := conn.Stderr()
+		conn.Close()
+		return nil, nil, stderr, err
+	}
+	return conn, tools, "", nil
 }
 
 func (c *mcpConn) markStale() {

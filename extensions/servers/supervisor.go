@@ -349,6 +349,3 @@ func (s *Supervisor[C]) startTimeout() time.Duration {
 	}
 	return DefaultStartTimeout
 }
-
-// StartTimeout is the bound of one start now.
-func (s *Supervisor[C]) StartTimeout() time.Duration { return s.startTimeout() }
