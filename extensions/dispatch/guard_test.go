@@ -27,12 +27,17 @@ type recordingApprover struct {
 	mu       sync.Mutex
 	answer   agent.Decision
 	requests []agent.ApprovalRequest
+	before   func(n int) // when set, called with the request's number (from 1) before it is answered
 }
 
 func (a *recordingApprover) Request(_ context.Context, req agent.ApprovalRequest) agent.Decision {
 	a.mu.Lock()
-	defer a.mu.Unlock()
 	a.requests = append(a.requests, req)
+	n, before := len(a.requests), a.before
+	a.mu.Unlock()
+	if before != nil {
+		before(n)
+	}
 	return a.answer
 }
 

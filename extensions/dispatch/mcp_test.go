@@ -444,3 +444,51 @@ func TestMCPStartTimeout(t *testing.T) {
 		t.Errorf("slow server state %+v", srv)
 	}
 }
+
+// A disable made by another AgentDesk process (here a second Manager on
+// the same database, as `agentdesk ext disable` is while the window runs
+// a turn) reaches the running server: it is stopped within a second, and
+// the turn's next call of its tool is refused without running, though the
+// tool was in the turn's list.
+func TestMCPDisableInAnotherProcessStopsTheServer(t *testing.T) {
+	e := newMCPEnv(t, agent.AllowOnce)
+	s := e.session()
+	other, err := extensions.NewManager(context.Background(), e.db, e.paths.Extensions(), extensions.WithHTTPClient(e.testEnv.server.Client))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pid int
+	var stopped time.Duration
+	e.approver.before = func(n int) {
+		if n != 2 {
+			return
+		}
+		pid = e.server("fix").Pid
+		if pid == 0 {
+			t.Error("server not running at the second call")
+			return
+		}
+		if _, err := other.Disable(context.Background(), "mcpfix"); err != nil {
+			t.Error(err)
+			return
+		}
+		start := time.Now()
+		for !gone(pid) && time.Since(start) < 5*time.Second {
+			time.Sleep(20 * time.Millisecond)
+		}
+		stopped = time.Since(start)
+	}
+	e.model.Push(llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: echoTool, Args: `{"text":"first"}`}}},
+		llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: echoTool, Args: `{"text":"second"}`}}},
+		llmtest.Reply{Text: "done"})
+	last := e.send(s, "echo twice")
+	if pid == 0 || !gone(pid) {
+		t.Fatalf("server %d still running after a disable in another process", pid)
+	}
+	if stopped > 2*time.Second {
+		t.Errorf("server stopped %v after the disable, want within about a second", stopped)
+	}
+	if got := toolResult(last); strings.Contains(got, "second") || !strings.Contains(got, "was disabled, removed or changed") {
+		t.Errorf("second call's result %q, want it refused without running", got)
+	}
+}

@@ -5,18 +5,15 @@ import (
 	"time"
 
 	"github.com/agentdesk/agentdesk/extensions"
+	"github.com/agentdesk/agentdesk/extensions/servers"
 )
 
-// removalPoll is how often the registry row of an extension whose hooks
-// are running is read, so a disable, uninstall or update made by another
-// AgentDesk process (the CLI while the window is open) stops them here
-// within a second, as one made in this process does at once.
-const removalPoll = 250 * time.Millisecond
-
 // watchRemoval stops x's hooks (and what they left running) once x is no
-// longer enabled at the commit they run from. It returns when ctx ends.
+// longer enabled at the commit they run from, polling its registry row
+// every servers.RemovalPoll: another AgentDesk process (the CLI while
+// the window is open) may have disabled, removed or updated it. It returns when ctx ends.
 func (d *Dispatcher) watchRemoval(ctx context.Context, x extensions.Active) {
-	tick := time.NewTicker(removalPoll)
+	tick := time.NewTicker(servers.RemovalPoll)
 	defer tick.Stop()
 	for {
 		select {

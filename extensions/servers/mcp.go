@@ -27,6 +27,10 @@ import (
 // extensions (*extensions.Manager implements it).
 type Registry interface {
 	Active(ctx context.Context) []extensions.Active
+	// StillActive reports whether id is still enabled and trusted at
+	// commit: another AgentDesk process (the CLI while the window is
+	// open) may have disabled, removed or updated it.
+	StillActive(ctx context.Context, id, commit string) bool
 	Lease(dir string) (release func())
 	MCPCredentials(id, server string) *mcp.Credentials
 	KeepMCPCredentials(id, server string, c *mcp.Credentials)
@@ -55,6 +59,12 @@ type MCPConfig struct {
 	OpenBrowser func(url string) error
 }
 
+// RemovalPoll is how often the registry row of an extension whose
+// servers or hooks are running is read, so a disable, uninstall or update
+// made by another AgentDesk process stops them here within a second, as
+// one made in this process does at once (through OnRemove).
+const RemovalPoll = 250 * time.Millisecond
+
 // relistTimeout bounds re-reading a tool list after list_changed.
 const relistTimeout = 10 * time.Second
 
@@ -64,6 +74,9 @@ type MCP struct {
 	reg Registry
 	cfg MCPConfig
 	sup *Supervisor[*mcpConn]
+
+	wmu      sync.Mutex
+	watching map[string]string // extension id → the commit its servers run from, while watched
 }
 
 // NewMCP returns the host of reg's MCP servers; nothing starts until the
@@ -78,7 +91,7 @@ func NewMCP(reg Registry, cfg MCPConfig) *MCP {
 	if cfg.LookupEnv == nil {
 		cfg.LookupEnv = os.LookupEnv
 	}
-	h := &MCP{reg: reg, cfg: cfg}
+	h := &MCP{reg: reg, cfg: cfg, watching: map[string]string{}}
 	h.sup = NewSupervisor[*mcpConn](Config{StartTimeout: h.startTimeout})
 	return h
 }
@@ -116,6 +129,9 @@ func (h *MCP) Tools(ctx context.Context, ev lifecycle.ToolsEvent) lifecycle.Tool
 			key := Key{Owner: x.ID, Name: decl.Name, Project: ev.ProjectDir}
 			e := h.sup.Ensure(key, x.Dir, func() func() { return h.reg.Lease(x.Dir) }, h.starter(x, decl, ev.ProjectDir))
 			wanted = append(wanted, want{x, decl, e})
+		}
+		if len(x.Servers()) > 0 {
+			h.watch(x.ID, x.Commit)
 		}
 	}
 	if len(wanted) == 0 {
@@ -309,6 +325,10 @@ func (h *MCP) descriptor(x extensions.Active, server string, conn *mcp.Conn, t m
 	return lifecycle.ToolDescriptor{Name: name, Description: desc, Schema: t.Schema, ReadOnlyHint: t.ReadOnly,
 		Source: x.ID, Label: safetext.Strip(x.Label + " › " + server + ": " + tool),
 		Call: func(ctx context.Context, args json.RawMessage) lifecycle.ToolResult {
+			if !h.reg.StillActive(ctx, x.ID, x.Commit) {
+				return lifecycle.ToolResult{Text: fmt.Sprintf("%s was disabled, removed or changed since this turn began (perhaps in another AgentDesk window); the tool %s did not run",
+					safetext.Strip(x.Label), safetext.Strip(tool)), IsError: true}
+			}
 			ctx, cancel := context.WithTimeout(ctx, h.callTimeout())
 			defer cancel()
 			text, isErr, err := conn.Call(ctx, tool, args, mcp.DefaultMaxResultBytes)
@@ -338,7 +358,48 @@ func toolName(plugin, server, tool string) string {
 // Stop ends every server of an extension (all of them when id is ""),
 // returning when their process groups are gone.
 func (h *MCP) Stop(id string) {
+	h.wmu.Lock()
+	for owner := range h.watching {
+		if id == "" || owner == id {
+			delete(h.watching, owner)
+		}
+	}
+	h.wmu.Unlock()
 	h.sup.Close(func(k Key) bool { return id == "" || k.Owner == id })
+}
+
+// watch polls the registry row of extension id while its servers run
+// from commit, and stops them once another process has disabled,
+// removed or updated it. One watcher per extension and commit.
+func (h *MCP) watch(id, commit string) {
+	h.wmu.Lock()
+	defer h.wmu.Unlock()
+	if h.watching[id] == commit {
+		return
+	}
+	h.watching[id] = commit
+	go h.watchRemoval(id, commit)
+}
+
+func (h *MCP) watchRemoval(id, commit string) {
+	tick := time.NewTicker(RemovalPoll)
+	defer tick.Stop()
+	for range tick.C {
+		h.wmu.Lock()
+		current := h.watching[id] == commit
+		if current && !h.sup.Has(id) {
+			delete(h.watching, id)
+			current = false
+		}
+		h.wmu.Unlock()
+		if !current { // stopped here, or a newer watcher took over
+			return
+		}
+		if !h.reg.StillActive(context.Background(), id, commit) {
+			h.Stop(id)
+			return
+		}
+	}
 }
 
 // Close ends every server; the app calls it as it quits.

@@ -300,6 +300,19 @@ func (s *Supervisor[C]) Latest(owner string) map[string]Snapshot[C] {
 	return out
 }
 
+// Has reports whether the supervisor holds a server of owner (starting,
+// running or failed).
+func (s *Supervisor[C]) Has(owner string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for k := range s.entries {
+		if k.Owner == owner {
+			return true
+		}
+	}
+	return false
+}
+
 // Close forgets the servers whose key matches and ends them, all at
 // once, returning when they are gone.
 func (s *Supervisor[C]) Close(match func(Key) bool) {
