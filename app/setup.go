@@ -107,6 +107,7 @@ func openCoreWarning(ctx context.Context, warn io.Writer) (*core, error) {
 		StartTimeout: func() time.Duration { return extensions.LoadHookSettings(context.Background(), db).MCPStartTimeout },
 		CallTimeout:  func() time.Duration { return extensions.LoadHookSettings(context.Background(), db).MCPCallTimeout },
 		OpenBrowser:  c.openBrowser,
+		AppSecrets:   c.providerKeyVar,
 	})
 	c.disp = dispatch.New(c.exts, dispatch.Config{
 		HookPATH:       c.hookPATH,
@@ -258,9 +259,15 @@ func (c *core) newAgent(approver agent.Approver, policy func() agent.Policy, att
 // credential-looking variable, AgentDesk's own key variable and the one
 // the provider settings name (tools.CommandEnv).
 func (c *core) commandEnv() []string {
-	remove := []string{envAPIKey}
+	return tools.CommandEnv(os.Environ(), nil, append([]string{envAPIKey}, c.providerKeyVar()...))
+}
+
+// providerKeyVar is the environment variable the provider settings read
+// the model's key from, if any: AgentDesk's own secret, which no
+// command, hook or server is given.
+func (c *core) providerKeyVar() []string {
 	if ps, _, err := agent.LoadProvider(context.Background(), c.db); err == nil && ps.APIKeyEnv != "" {
-		remove = append(remove, ps.APIKeyEnv)
+		return []string{ps.APIKeyEnv}
 	}
-	return tools.CommandEnv(os.Environ(), nil, remove)
+	return nil
 }

@@ -1,6 +1,7 @@
 package extensions
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -23,15 +24,19 @@ const (
 // variables unexpanded; Env and Headers are names only (values may be
 // secrets), UserEnv the variables of the user's environment it reads.
 type MCPServer struct {
-	Name     string   `json:"name"`
-	Type     string   `json:"type"`
-	Source   string   `json:"source"`
-	Argv     []string `json:"argv,omitempty"`
-	Cwd      string   `json:"cwd,omitempty"`
-	URL      string   `json:"url,omitempty"`
-	Env      []string `json:"env,omitempty"`
-	Headers  []string `json:"headers,omitempty"`
-	UserEnv  []string `json:"user_env,omitempty"`
+	Name    string   `json:"name"`
+	Type    string   `json:"type"`
+	Source  string   `json:"source"`
+	Argv    []string `json:"argv,omitempty"`
+	Cwd     string   `json:"cwd,omitempty"`
+	URL     string   `json:"url,omitempty"`
+	Env     []string `json:"env,omitempty"`
+	Headers []string `json:"headers,omitempty"`
+	UserEnv []string `json:"user_env,omitempty"`
+	// Withheld are the UserEnv names AgentDesk reads its own secrets
+	// from (AGENTDESK_*, the provider's key variable): they reach the
+	// server empty.
+	Withheld []string `json:"withheld,omitempty"`
 	OAuth    bool     `json:"oauth,omitempty"`
 	SignedIn bool     `json:"signed_in,omitempty"` // an OAuth sign-in is kept for it
 	Inactive string   `json:"inactive,omitempty"`
@@ -68,8 +73,24 @@ func (s MCPServer) EnvText() string {
 	if len(s.Headers) > 0 {
 		parts = append(parts, "headers "+strings.Join(s.Headers, ", "))
 	}
-	if len(s.UserEnv) > 0 {
-		parts = append(parts, "reads "+strings.Join(s.UserEnv, ", ")+" from your environment")
+	var reads, creds []string
+	for _, name := range s.UserEnv {
+		switch {
+		case slices.Contains(s.Withheld, name):
+		case secretName(name):
+			creds = append(creds, name)
+		default:
+			reads = append(reads, name)
+		}
+	}
+	if len(reads) > 0 {
+		parts = append(parts, "reads "+strings.Join(reads, ", ")+" from your environment")
+	}
+	for _, name := range creds {
+		parts = append(parts, "gives this server your "+name+" credential")
+	}
+	if len(s.Withheld) > 0 {
+		parts = append(parts, "asks for "+strings.Join(s.Withheld, ", ")+", AgentDesk's own credential: never given, it gets an empty value")
 	}
 	if s.OAuth {
 		parts = append(parts, "OAuth sign-in")
@@ -94,9 +115,22 @@ func (s MCPServer) StateText() string {
 	return strings.ReplaceAll(s.State, "_", " ")
 }
 
+// AppSecretVar reports whether AgentDesk reads its own secrets from the
+// environment variable name (AGENTDESK_API_KEY and the rest of
+// AGENTDESK_*): no manifest variable of that name ever expands to its
+// value. The provider's key variable is added by the host's config.
+func AppSecretVar(name string) bool {
+	return strings.HasPrefix(strings.ToUpper(name), "AGENTDESK_")
+}
+
 func mcpServerInfo(s manifest.MCPServer) MCPServer {
 	out := MCPServer{Name: s.Name, Type: s.Type, Source: s.Source, Argv: s.Argv(), Cwd: s.Cwd, URL: s.URL,
 		UserEnv: s.UserEnv, OAuth: s.OAuth, Inactive: s.Inactive, State: MCPNotStarted}
+	for _, name := range s.UserEnv {
+		if AppSecretVar(name) {
+			out.Withheld = append(out.Withheld, name)
+		}
+	}
 	for _, nv := range s.Env {
 		out.Env = append(out.Env, nv.Name)
 	}

@@ -67,6 +67,7 @@ func safeServers(servers []MCPServer) []MCPServer {
 			safetext.Strip(sv.Inactive), safetext.Strip(sv.Error), safetext.Strip(sv.Stderr)
 		sv.Argv, sv.Cwd, sv.URL = mapStrings(sv.Argv, safetext.Visible), safetext.Visible(sv.Cwd), safetext.Visible(sv.URL)
 		sv.Env, sv.Headers, sv.UserEnv = mapStrings(sv.Env, safetext.Visible), mapStrings(sv.Headers, safetext.Visible), mapStrings(sv.UserEnv, safetext.Visible)
+		sv.Withheld = mapStrings(sv.Withheld, safetext.Visible)
 		sv.Tools = mapStrings(sv.Tools, safetext.Strip)
 		sv.Type, sv.State = safetext.Strip(sv.Type), safetext.Strip(sv.State)
 		out[k] = sv

@@ -30,7 +30,7 @@ func TestPaneShowsMCPServers(t *testing.T) {
 	p.waitText("Enable srv?")
 	dlg := allText(topOverlay(p.win))
 	for _, want := range []string{"MCP servers that start with a session's first prompt", "quitter  (stdio)", "${CLAUDE_PLUGIN_ROOT}/quit.sh",
-		`env TOKEN="${SRV_TOKEN}"; reads SRV_TOKEN from your environment`} {
+		`env TOKEN="${SRV_TOKEN}"; gives this server your SRV_TOKEN credential`} {
 		if !strings.Contains(dlg, want) {
 			t.Errorf("trust dialog lacks %q:\n%s", want, dlg)
 		}

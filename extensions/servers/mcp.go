@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -51,6 +52,11 @@ type MCPConfig struct {
 	// LookupEnv reads the user's environment for the variables a server
 	// declares in its env and headers; nil → os.LookupEnv.
 	LookupEnv func(string) (string, bool)
+	// AppSecrets names the further variables AgentDesk reads its own
+	// secrets from (the provider's key variable, from Providers): like
+	// AGENTDESK_*, they expand to nothing in a server's env and headers.
+	// nil → none.
+	AppSecrets func() []string
 	// HTTPClient reaches remote servers (tests: a client trusting a
 	// loopback CA); nil → system roots, bounded connects.
 	HTTPClient *http.Client
@@ -211,7 +217,7 @@ func (h *MCP) spec(x extensions.Active, decl manifest.MCPServer, project string,
 		return mcp.Spec{}, err
 	}
 	launch := decl.Expand(manifest.MCPEnv{Vars: manifest.Vars{PluginRoot: x.Dir, PluginData: x.Data, ProjectDir: project, Options: x.OptionArgv},
-		Sensitive: x.SensitiveOptions(), LookupEnv: h.cfg.LookupEnv})
+		Sensitive: x.SensitiveOptions(), LookupEnv: h.lookupEnv})
 	spec := mcp.Spec{Name: decl.Name, Type: decl.Type, URL: launch.URL, Headers: launch.Headers, HTTPClient: h.cfg.HTTPClient,
 		OnToolsChanged: onToolsChanged}
 	if decl.Type != manifest.MCPStdio {
@@ -411,8 +417,37 @@ func (h *MCP) Restart(id, server string) {
 	h.sup.Close(func(k Key) bool { return k.Owner == id && k.Name == server })
 }
 
-// AddState fills in what each server of info is doing now, for the card.
+// appSecret reports whether name is a variable AgentDesk reads its own
+// secrets from.
+func (h *MCP) appSecret(name string) bool {
+	if extensions.AppSecretVar(name) {
+		return true
+	}
+	if h.cfg.AppSecrets == nil {
+		return false
+	}
+	return slices.ContainsFunc(h.cfg.AppSecrets(), func(s string) bool { return s != "" && strings.EqualFold(s, name) })
+}
+
+// lookupEnv reads the user's environment for a server's declared
+// variables, never AgentDesk's own secrets.
+func (h *MCP) lookupEnv(name string) (string, bool) {
+	if h.appSecret(name) {
+		return "", false
+	}
+	return h.cfg.LookupEnv(name)
+}
+
+// AddState fills in what each server of info is doing now, for the card,
+// and which of the variables it reads are AgentDesk's own secrets.
 func (h *MCP) AddState(info *extensions.Info) {
+	for i, s := range info.MCPServers {
+		for _, name := range s.UserEnv {
+			if h.appSecret(name) && !slices.Contains(s.Withheld, name) {
+				info.MCPServers[i].Withheld = append(info.MCPServers[i].Withheld, name)
+			}
+		}
+	}
 	states := h.sup.Latest(info.ID)
 	for i, s := range info.MCPServers {
 		st, ok := states[s.Name]
@@ -450,7 +485,7 @@ func (h *MCP) SignIn(ctx context.Context, id, server string) error {
 		return err
 	}
 	launch := decl.Expand(manifest.MCPEnv{Vars: manifest.Vars{PluginRoot: x.Dir, PluginData: x.Data, Options: x.OptionArgv},
-		Sensitive: x.SensitiveOptions(), LookupEnv: h.cfg.LookupEnv})
+		Sensitive: x.SensitiveOptions(), LookupEnv: h.lookupEnv})
 	creds, err := mcp.SignIn(ctx, mcp.SignInSpec{URL: launch.URL, Headers: launch.Headers, HTTPClient: h.cfg.HTTPClient,
 		ClientID: decl.OAuthClientID, CallbackPort: decl.OAuthCallbackPort, OpenBrowser: h.cfg.OpenBrowser})
 	if err != nil {
