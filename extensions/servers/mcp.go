@@ -33,6 +33,8 @@ type Registry interface {
 	// open) may have disabled, removed or updated it.
 	StillActive(ctx context.Context, id, commit string) bool
 	Lease(dir string) (release func())
+	// MarkForReview pauses an extension whose files changed on disk.
+	MarkForReview(ctx context.Context, id, reason string) error
 	MCPCredentials(id, server string) *mcp.Credentials
 	KeepMCPCredentials(id, server string, c *mcp.Credentials)
 	ForgetMCPCredentials(id, server string) error
@@ -211,7 +213,13 @@ func (c *mcpConn) markStale() {
 // spec expands a server's declaration into what to start or reach.
 func (h *MCP) spec(x extensions.Active, decl manifest.MCPServer, project string, onToolsChanged func()) (mcp.Spec, error) {
 	if err := manifest.CheckStamps(x.Dir, x.Pkg.Stamps); err != nil {
-		return mcp.Spec{}, fmt.Errorf("a file of the extension changed on disk since you trusted it (%v); review it first", err)
+		// Paused as a tampered hook pauses it, so `ext list` and the card
+		// say it needs review rather than "enabled".
+		reason := fmt.Sprintf("a file of the extension changed on disk since you trusted it (%v); review it before it runs again", err)
+		if markErr := h.reg.MarkForReview(context.Background(), x.ID, reason); markErr != nil {
+			reason += "; it could not be paused: " + markErr.Error()
+		}
+		return mcp.Spec{}, errors.New(reason)
 	}
 	if err := hookrun.PrepareDataDir(x.Data); err != nil {
 		return mcp.Spec{}, err
