@@ -190,4 +190,3 @@ func cutRootVar(tok, name string) (string, bool) {
 	}
 	return "", false
 }
-
