@@ -26,7 +26,7 @@ func (c *core) openProject(ctx context.Context, dir string, stderr io.Writer) {
 	}
 	if f.Waits() {
 		fmt.Fprintf(stderr, "agentdesk: this folder's Claude Code settings (%s) %s; nothing of them runs until you trust the folder: agentdesk project trust %s\n",
-			summary(f), waitWord(f), shellQuote(f.Dir))
+			f.Summary(), waitWord(f), shellQuote(f.Dir))
 	}
 }
 
@@ -42,32 +42,6 @@ func shellQuote(s string) string {
 		return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 	}
 	return s
-}
-
-// summary counts what the folder declares: "1 hook, 1 MCP server, 2
-// commands, 1 agent, 1 skill, allow rules".
-func summary(f project.Folder) string {
-	var parts []string
-	count := func(n int, one string) {
-		switch {
-		case n == 1:
-			parts = append(parts, "1 "+one)
-		case n > 1:
-			parts = append(parts, fmt.Sprintf("%d %ss", n, one))
-		}
-	}
-	count(len(f.Pkg.Hooks), "hook")
-	count(len(f.Pkg.MCPServers), "MCP server")
-	count(len(f.Pkg.Commands), "command")
-	count(len(f.Pkg.Agents), "agent")
-	count(len(f.Pkg.Skills), "skill")
-	if len(f.Snapshot.Rules) > 0 {
-		parts = append(parts, "allow rules")
-	}
-	if len(f.Snapshot.Env) > 0 {
-		parts = append(parts, "environment")
-	}
-	return strings.Join(parts, ", ")
 }
 
 func cmdProject(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -298,7 +272,7 @@ func (p projectCLI) trust(ctx context.Context, dir string, yes bool) error {
 		fmt.Fprintf(p.out, "%s has no Claude Code settings that wait for trust\n", safetext.Strip(f.Dir))
 		return nil
 	}
-	fmt.Fprintf(p.out, "Trusting %s lets its own settings run: %s. These commands run local code with your account's permissions:\n", safetext.Strip(f.Dir), summary(f))
+	fmt.Fprintf(p.out, "Trusting %s lets its own settings run: %s. These commands run local code with your account's permissions:\n", safetext.Strip(f.Dir), f.Summary())
 	p.print(p.describe(f))
 	if d := f.Diff(); f.Trusted != nil && !d.Empty() {
 		b, _ := json.MarshalIndent(d, "", "  ")

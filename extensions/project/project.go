@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/agentdesk/agentdesk/agent/permissions"
@@ -171,4 +172,31 @@ func Untrust(ctx context.Context, db *storage.DB, dir string) error {
 		return fmt.Errorf("project folder: %w", err)
 	}
 	return db.UntrustProject(ctx, dir)
+}
+
+// Summary counts what the folder declares, for the window's bar and
+// the command line: "1 hook, 1 MCP server, 2 commands, 1 agent, allow
+// rules".
+func (f Folder) Summary() string {
+	var parts []string
+	count := func(n int, one string) {
+		switch {
+		case n == 1:
+			parts = append(parts, "1 "+one)
+		case n > 1:
+			parts = append(parts, fmt.Sprintf("%d %ss", n, one))
+		}
+	}
+	count(len(f.Pkg.Hooks), "hook")
+	count(len(f.Pkg.MCPServers), "MCP server")
+	count(len(f.Pkg.Commands), "command")
+	count(len(f.Pkg.Agents), "agent")
+	count(len(f.Pkg.Skills), "skill")
+	if len(f.Snapshot.Rules) > 0 {
+		parts = append(parts, "allow rules")
+	}
+	if len(f.Snapshot.Env) > 0 {
+		parts = append(parts, "environment")
+	}
+	return strings.Join(parts, ", ")
 }
