@@ -335,6 +335,7 @@ func (l *loader) checkArgv(h *Hook) error {
 			return err
 		}
 	}
+	h.Files = append(h.Files, l.projectFiles(h.Argv)...)
 	slices.Sort(h.Files)
 	h.Files = slices.Compact(h.Files)
 	return nil

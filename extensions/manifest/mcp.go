@@ -399,6 +399,7 @@ func (l *loader) checkMCPCommand(s *MCPServer) []string {
 			}
 		}
 	}
+	s.Files = append(s.Files, l.projectFiles(s.Argv())...)
 	slices.Sort(s.Files)
 	s.Files = slices.Compact(s.Files)
 	return problems

@@ -190,3 +190,24 @@ func cutRootVar(tok, name string) (string, bool) {
 	}
 	return "", false
 }
+
+// projectFiles are the project files argv names by a relative path
+// whatever runs them ("uv run .claude/hooks/check.py", "make -f
+// tools/x.mk"): they run from the project root, so their content is part
+// of what the user trusts. A plugin's relative scripts are anchored and
+// stamped already (anchorScripts).
+func (l *loader) projectFiles(argv []string) []string {
+	if !l.project {
+		return nil
+	}
+	var out []string
+	for _, tok := range argv {
+		if !relativePath(tok) || strings.HasPrefix(tok, "-") {
+			continue
+		}
+		if real, clean, err := l.root.resolve(tok); err == nil && isRegularFile(real) {
+			out = append(out, clean)
+		}
+	}
+	return out
+}

@@ -16,7 +16,8 @@ func projectFixture(t *testing.T) string {
     "PostToolUse": [{"matcher": "Edit|Write", "hooks": [
       {"type": "command", "command": "python3 .claude/hooks/fmt.py"},
       {"type": "command", "command": "jq -r .tool_input.file_path | xargs prettier --write"},
-      {"type": "command", "command": "python3 .claude/hooks/missing.py"}
+      {"type": "command", "command": "python3 .claude/hooks/missing.py"},
+      {"type": "command", "command": "uv run .claude/hooks/check.py --fix"}
     ]}],
     "Stop": "not a list"
   }
@@ -24,6 +25,7 @@ func projectFixture(t *testing.T) string {
 		".claude/settings.local.json":    `{"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": "${CLAUDE_PROJECT_DIR}/.claude/hooks/start.sh prompt"}]}]}}`,
 		".claude/hooks/start.sh*":        "#!/bin/sh\necho hi\n",
 		".claude/hooks/fmt.py":           "print('x')\n",
+		".claude/hooks/check.py":         "print(1)\n",
 		".claude/commands/review.md":     "---\ndescription: Review the diff\n---\nReview $ARGUMENTS\n",
 		".claude/commands/fe/comp.md":    "Make a component $1\n",
 		".claude/commands/bad name.md":   "x\n",
@@ -51,6 +53,7 @@ func TestLoadProjectReadsWhatClaudeCodeReads(t *testing.T) {
 		"SessionStart $CLAUDE_PROJECT_DIR/.claude/hooks/start.sh inactive=",
 		"PostToolUse python3 ${CLAUDE_PROJECT_DIR}/.claude/hooks/fmt.py inactive=",
 		"PostToolUse jq -r .tool_input.file_path | xargs prettier --write inactive=" + needsShellReason,
+		"PostToolUse uv run .claude/hooks/check.py --fix inactive=",
 		"UserPromptSubmit ${CLAUDE_PROJECT_DIR}/.claude/hooks/start.sh prompt inactive=",
 	}
 	if !slices.Equal(argvs, want) {
@@ -65,7 +68,7 @@ func TestLoadProjectReadsWhatClaudeCodeReads(t *testing.T) {
 	for _, s := range pkg.Stamps {
 		stamped = append(stamped, s.Path)
 	}
-	if !slices.Equal(stamped, []string{".claude/hooks/fmt.py", ".claude/hooks/start.sh", "tools/db.js"}) {
+	if !slices.Equal(stamped, []string{".claude/hooks/check.py", ".claude/hooks/fmt.py", ".claude/hooks/start.sh", "tools/db.js"}) {
 		t.Errorf("stamps %v", stamped)
 	}
 	var cmds []string
