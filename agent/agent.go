@@ -79,6 +79,10 @@ type Config struct {
 	// MCP offers the enabled extensions' MCP tools at each turn boundary;
 	// nil: none.
 	MCP lifecycle.ToolSource
+	// ProjectTrusted answers folder trust for a project's own settings:
+	// only then do its allow and ask rules count (deny rules always do).
+	// nil: never trusted.
+	ProjectTrusted func(ctx context.Context, dir string) bool
 }
 
 // Agent opens projects and sessions.

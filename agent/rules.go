@@ -13,11 +13,14 @@ import (
 )
 
 // projectRules are the permission rules in force in the session's
-// project: the user's own saved rules and the project settings' deny
-// rules. Folder trust is not built yet, so the project's allow and ask
-// rules wait (Sources.Trusted stays false); see docs/permissions.md.
+// project: the user's own saved rules, the project settings' deny rules,
+// and their allow and ask rules once the folder is trusted
+// (Config.ProjectTrusted); see docs/permissions.md.
 func (s *Session) projectRules(ctx context.Context) *permissions.Set {
 	src := permissions.Sources{Project: permissions.LoadProject(s.project)}
+	if s.a.cfg.ProjectTrusted != nil {
+		src.Trusted = s.a.cfg.ProjectTrusted(ctx, s.project)
+	}
 	saved, err := s.a.cfg.DB.PermissionRules(ctx, s.info.ProjectID)
 	if err != nil {
 		s.a.log.Warn("permission rules", "err", err)

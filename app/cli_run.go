@@ -55,6 +55,7 @@ func cmdRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if pid := s.InUse(); pid != 0 { // one writer per session
 		return fail(stderr, &storage.InUseError{Session: s.ID(), PID: pid})
 	}
+	c.openProject(ctx, s.Project(), stderr)
 	status := runPrompt(ctx, s, prompt, stdout, stderr)
 	endCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), agent.SessionEndBudget)
 	defer cancel()

@@ -44,7 +44,7 @@ func runGUI(prefs string, stderr io.Writer) int {
 	attention := ui.NewAttention(a)
 	ag := c.newAgent(approvals, func() agent.Policy { return agent.LoadPolicy(context.Background(), c.db) }, attention)
 	u := ui.New(ui.Deps{
-		App: a, Do: fyne.Do, Agent: ag, Approvals: approvals, Attention: attention, Prefs: c.db, Extensions: c.exts, Running: c.disp, DataDir: c.paths.Data, LogFile: c.paths.LogFile(),
+		App: a, Do: fyne.Do, Agent: ag, Approvals: approvals, Attention: attention, Prefs: c.db, Extensions: c.exts, Running: c.disp, Projects: c.projects, DataDir: c.paths.Data, LogFile: c.paths.LogFile(),
 		DetectedPATH:  c.DetectedPATH,
 		CheckProvider: c.checkProvider,
 		ProbeLocal:    agent.ProbeLocal,

@@ -41,6 +41,11 @@ Usage:
   agentdesk ext update ID [--ref REF] [--yes]
   agentdesk ext rollback ID
   agentdesk ext uninstall ID [--yes]
+  agentdesk project show [DIR] [--json]
+                                 the folder's own Claude Code settings and their trust
+  agentdesk project trust [DIR] [--yes]
+                                 shows what will run, then trusts the folder
+  agentdesk project untrust [DIR]
   agentdesk version
   agentdesk help
 
@@ -87,6 +92,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return cmdSessions(args[1:], stdout, stderr)
 	case "ext":
 		return cmdExt(args[1:], stdin, stdout, stderr)
+	case "project":
+		return cmdProject(args[1:], stdin, stdout, stderr)
 	}
 	fmt.Fprintf(stderr, "agentdesk: unknown command %q (see agentdesk help)\n", args[0])
 	return 2

@@ -17,6 +17,7 @@ import (
 	"github.com/agentdesk/agentdesk/extensions/dispatch"
 	"github.com/agentdesk/agentdesk/extensions/hookrun"
 	"github.com/agentdesk/agentdesk/extensions/mcp"
+	"github.com/agentdesk/agentdesk/extensions/project"
 	"github.com/agentdesk/agentdesk/extensions/servers"
 	"github.com/agentdesk/agentdesk/storage"
 )
@@ -44,7 +45,10 @@ type core struct {
 	log   *slog.Logger
 	logF  io.Closer
 	exts  *extensions.Manager
-	disp  *dispatch.Dispatcher // hooks, commands, agents, skills and (through servers) MCP tools
+	// projects puts the open folder's own Claude Code settings (the
+	// extension "project") in front of exts once that folder is trusted.
+	projects *project.Registry
+	disp     *dispatch.Dispatcher // hooks, commands, agents, skills and (through servers) MCP tools
 	// browser opens an MCP server's sign-in page: the window sets it; the
 	// CLI never opens one.
 	browser atomic.Pointer[func(string) error]
@@ -102,14 +106,15 @@ func openCoreWarning(ctx context.Context, warn io.Writer) (*core, error) {
 	}
 	// One way: the registry, then the server host over it, then the
 	// dispatcher over both.
-	host := servers.NewMCP(c.exts, servers.MCPConfig{
+	c.projects = project.NewRegistry(c.exts, db, c.paths.Extensions(), c.log)
+	host := servers.NewMCP(c.projects, servers.MCPConfig{
 		PATH:         c.hookPATH,
 		StartTimeout: func() time.Duration { return extensions.LoadHookSettings(context.Background(), db).MCPStartTimeout },
 		CallTimeout:  func() time.Duration { return extensions.LoadHookSettings(context.Background(), db).MCPCallTimeout },
 		OpenBrowser:  c.openBrowser,
 		AppSecrets:   c.providerKeyVar,
 	})
-	c.disp = dispatch.New(c.exts, dispatch.Config{
+	c.disp = dispatch.New(c.projects, dispatch.Config{
 		HookPATH:       c.hookPATH,
 		DefaultTimeout: func() time.Duration { return extensions.LoadHookSettings(context.Background(), db).DefaultTimeout },
 		MCP:            host,
@@ -250,7 +255,7 @@ func (c *core) newAgent(approver agent.Approver, policy func() agent.Policy, att
 		StopHookLimit: func() int { return extensions.LoadHookSettings(context.Background(), c.db).StopLimit },
 		ContextCap:    func() int { return extensions.LoadHookSettings(context.Background(), c.db).ContextCapKiB << 10 },
 		CommandEnv:    c.commandEnv(), CommandsUnconfined: c.unconfined, Logger: c.log, TranscriptDir: c.paths.Transcripts(),
-		Commands: c.disp, Agents: c.disp, MCP: c.disp,
+		Commands: c.disp, Agents: c.disp, MCP: c.disp, ProjectTrusted: c.projects.Trusted,
 		SubagentModel: func(alias string) string { return agent.LoadSubagentModel(context.Background(), c.db, alias) },
 	})
 }

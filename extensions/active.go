@@ -76,3 +76,21 @@ func (m *Manager) StillActive(ctx context.Context, id, commit string) bool {
 	}
 	return e.Enabled && e.ReviewReason == "" && e.ActiveCommit == commit
 }
+
+type projectKey struct{}
+
+// WithProject returns ctx carrying the folder of the session a call is
+// for, so a registry that serves a project's own settings as an
+// extension (extensions/project) answers for that folder.
+func WithProject(ctx context.Context, dir string) context.Context {
+	if dir == "" {
+		return ctx
+	}
+	return context.WithValue(ctx, projectKey{}, dir)
+}
+
+// ProjectOf is the folder WithProject put in ctx, or "".
+func ProjectOf(ctx context.Context) string {
+	dir, _ := ctx.Value(projectKey{}).(string)
+	return dir
+}

@@ -56,6 +56,7 @@ type chatView struct {
 	find        *findBar
 	status      *secondaryLabel
 	banner      *fyne.Container
+	trust       *trustBar // the open folder's settings wait for trust
 	bannerText  *widget.Label
 	split       *container.Split // sidebar | chat; its offset is remembered
 	body        *fyne.Container  // swaps between the empty state and the chat
@@ -94,7 +95,8 @@ func (c *chatView) buildUI() fyne.CanvasObject {
 	c.completion = newSlashCompletion(c)
 	c.unsentNote = &widget.Label{Wrapping: fyne.TextWrapWord, Importance: widget.DangerImportance}
 	c.unsentNote.Hide()
-	composerRow := container.NewBorder(container.NewVBox(c.completion.object(), c.queueLabel, c.unsentNote), nil, nil, buttons, c.composer)
+	c.trust = newTrustBar(c.u)
+	composerRow := container.NewBorder(container.NewVBox(c.trust.object(), c.completion.object(), c.queueLabel, c.unsentNote), nil, nil, buttons, c.composer)
 
 	c.bannerText = &widget.Label{Wrapping: fyne.TextWrapWord, Importance: widget.WarningImportance}
 	c.banner = container.NewBorder(nil, nil, nil, container.NewHBox(
@@ -182,6 +184,7 @@ func (c *chatView) setProject(p agent.Project) {
 	c.transcript.clear(true)
 	c.u.main.SetTitle(Title + " — " + filepath.Base(p.Path))
 	c.reloadSessions(true)
+	c.trust.check(p.Path)
 	c.u.main.Canvas().Focus(c.composer)
 }
 

@@ -18,6 +18,7 @@ import (
 	"github.com/agentdesk/agentdesk/agent"
 	"github.com/agentdesk/agentdesk/extensions"
 	"github.com/agentdesk/agentdesk/extensions/dispatch"
+	"github.com/agentdesk/agentdesk/extensions/project"
 )
 
 // Title is the main window's title (the Xvfb test finds the window by it).
@@ -44,6 +45,9 @@ type Deps struct {
 	// live state (MCP servers, lingering processes) and MCP actions; nil
 	// shows installed state only.
 	Running *dispatch.Dispatcher
+	// Projects answers folder trust for the open folder's own Claude Code
+	// settings (the bar above the composer); nil: no bar.
+	Projects *project.Registry
 	// DataDir and LogFile are shown in Preferences → Advanced.
 	DataDir, LogFile string
 	// DetectedPATH is the login shell's PATH hooks get unless overridden.

@@ -130,9 +130,9 @@ func (s Settings) EnvNames() []string {
 // Sources are everything that decides a project's rules.
 type Sources struct {
 	Project Settings // LoadProject's result
-	// Trusted is the folder-trust answer for the project's settings. Until
-	// folder trust is built nobody sets it: the project's allow and ask
-	// rules then wait, while its deny rules always apply (they only narrow).
+	// Trusted is the folder-trust answer for the project's settings
+	// (extensions/project): until it is given the project's allow and ask
+	// rules wait, while its deny rules always apply (they only narrow).
 	Trusted bool
 	User    []Rule // the user's own rules saved in AgentDesk: always apply
 }

@@ -2,6 +2,7 @@ package dispatch
 
 import (
 	"context"
+	"slices"
 
 	"github.com/agentdesk/agentdesk/agent/lifecycle"
 	"github.com/agentdesk/agentdesk/agent/safetext"
@@ -23,13 +24,14 @@ func stripAll(list []string) []string {
 // extensions' agents, read from the registry on every call so a disable
 // or uninstall removes them from the next turn.
 func (d *Dispatcher) Agents(projectDir string) lifecycle.AgentSet {
-	return agentSet(d.reg.Active(context.Background()), projectDir)
+	return agentSet(d.reg.Active(extensions.WithProject(context.Background(), projectDir)), projectDir)
 }
 
 // agentSet offers each agent by its short name when exactly one
 // extension defines it, else by "EXT:NAME" with the conflict reported:
 // deterministic, in installation order, never one silently hiding
-// another.
+// another. The project's own agent keeps its short name against
+// plugins' (Claude Code's order), the conflict still reported.
 func agentSet(xs []extensions.Active, projectDir string) lifecycle.AgentSet {
 	// The built-in general-purpose agent owns its name: an extension's
 	// agent of that name is offered by "EXT:general-purpose" (else it
@@ -46,7 +48,9 @@ func agentSet(xs []extensions.Active, projectDir string) lifecycle.AgentSet {
 		for _, a := range x.Pkg.Agents {
 			out := agentOf(x, a, v)
 			if len(owners[a.Name]) > 1 {
-				out.Name = out.Type
+				if !projectWins(owners[a.Name], x.ID) {
+					out.Name = out.Type
+				}
 				if firstExtension(owners[a.Name]) == x.ID { // the conflict once, at its first owner
 					set.Conflicts = append(set.Conflicts, lifecycle.AgentConflict{Name: a.Name, Sources: owners[a.Name]})
 				}
@@ -82,4 +86,10 @@ func agentOf(x extensions.Active, a manifest.Agent, v manifest.Vars) lifecycle.A
 		Description: safetext.Strip(a.Description), Tools: stripAll(a.Tools), DisallowedTools: stripAll(a.DisallowedTools),
 		Model: safetext.Strip(a.Model), MaxTurns: a.MaxTurns, Skills: stripAll(a.Skills), Color: safetext.Strip(a.Color),
 		Path: a.Path, Prompt: a.Prompt(v)}
+}
+
+// projectWins: id is the project, which owns a name it shares with
+// plugins only (never with AgentDesk's own).
+func projectWins(owners []string, id string) bool {
+	return id == manifest.ProjectID && !slices.Contains(owners, builtInAgent)
 }

@@ -22,7 +22,9 @@ func (d *Dispatcher) Commands(reserved []string) lifecycle.CommandSet {
 }
 
 // commandSet names every command /EXT:NAME, and /NAME when exactly one
-// extension defines NAME and no host command has it.
+// extension defines NAME and no host command has it. The project's own
+// command keeps /NAME against plugins' (Claude Code's order), the
+// conflict still reported.
 func commandSet(xs []extensions.Active, reserved []string) lifecycle.CommandSet {
 	owners := map[string][]string{}
 	var set lifecycle.CommandSet
@@ -35,11 +37,14 @@ func commandSet(xs []extensions.Active, reserved []string) lifecycle.CommandSet 
 	}
 	for _, x := range xs {
 		for _, c := range x.Pkg.Commands {
-			switch host := slices.Contains(reserved, c.Name); {
-			case len(owners[c.Name]) == 1 && !host:
+			host := slices.Contains(reserved, c.Name)
+			if len(owners[c.Name]) == 1 && !host || x.ID == manifest.ProjectID && !host {
 				set.Commands = append(set.Commands, commandOf(x, c, c.Name))
-			case owners[c.Name][0] == x.ID: // the conflict once, at its first owner
-				set.Conflicts = append(set.Conflicts, lifecycle.CommandConflict{Name: c.Name, Sources: owners[c.Name], Host: host})
+			}
+			if len(owners[c.Name]) > 1 || host {
+				if owners[c.Name][0] == x.ID { // the conflict once, at its first owner
+					set.Conflicts = append(set.Conflicts, lifecycle.CommandConflict{Name: c.Name, Sources: owners[c.Name], Host: host})
+				}
 			}
 		}
 	}
@@ -63,7 +68,7 @@ func commandOf(x extensions.Active, c manifest.Command, name string) lifecycle.C
 
 // Expand implements lifecycle.CommandSource.
 func (d *Dispatcher) Expand(ctx context.Context, name, args, projectDir string) (lifecycle.Expansion, error) {
-	x, c, err := findCommand(d.reg.Active(ctx), name)
+	x, c, err := findCommand(d.reg.Active(extensions.WithProject(ctx, projectDir)), name)
 	if err != nil {
 		return lifecycle.Expansion{}, err
 	}
@@ -76,8 +81,20 @@ func (d *Dispatcher) Expand(ctx context.Context, name, args, projectDir string) 
 }
 
 // findCommand resolves "EXT:NAME" or a short "NAME" among the active
-// extensions.
+// extensions. The project's commands come first: their own names may
+// hold ':' (a subfolder, /frontend:component), and a short name the
+// project shares with plugins is the project's.
 func findCommand(xs []extensions.Active, name string) (extensions.Active, manifest.Command, error) {
+	for _, x := range xs {
+		if x.ID != manifest.ProjectID {
+			continue
+		}
+		for _, c := range x.Pkg.Commands {
+			if c.Name == name {
+				return x, c, nil
+			}
+		}
+	}
 	ext, short, namespaced := strings.Cut(name, ":")
 	if !namespaced {
 		short = ext

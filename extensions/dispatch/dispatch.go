@@ -271,6 +271,7 @@ func (d *Dispatcher) dispatch(ctx context.Context, c call) lifecycle.HookResult 
 // run runs the matching hooks of every enabled extension, extensions
 // concurrently, and returns their results in installation order.
 func (d *Dispatcher) run(ctx context.Context, c call) []extResult {
+	ctx = extensions.WithProject(ctx, c.project) // the project's own settings count for its sessions only
 	exts := d.reg.Active(ctx)
 	results := make([]extResult, len(exts))
 	var wg sync.WaitGroup

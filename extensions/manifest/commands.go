@@ -171,7 +171,11 @@ func (l *loader) rel(path string) string {
 // readCommand parses one command file; problem says why it is unusable.
 func (l *loader) readCommand(real, rel string) (Command, string) {
 	name := strings.TrimSuffix(filepath.Base(rel), ".md")
-	if !commandName.MatchString(name) {
+	usable := commandName.MatchString(name)
+	if l.project {
+		name, usable = projectCommandName(rel)
+	}
+	if !usable {
 		return Command{}, fmt.Sprintf("%q is not a usable command name (letters, digits, '.', '_', '-')", name)
 	}
 	data, err := readRegular(real, rel, MaxCommandBytes)

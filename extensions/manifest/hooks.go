@@ -193,14 +193,14 @@ func (l *loader) parseEvent(event string, raw json.RawMessage) error {
 	event = spec.Name
 	var groups []matcherGroup
 	if kind(raw) != '[' {
-		return fmt.Errorf("%s: must be a list of {matcher, hooks}", event)
+		return l.forgive(event, fmt.Errorf("%s: must be a list of {matcher, hooks}", event))
 	}
 	if err := decodeInto(raw, &groups); err != nil {
-		return fmt.Errorf("%s: %w", event, err)
+		return l.forgive(event, fmt.Errorf("%s: %w", event, err))
 	}
 	for i, g := range groups {
 		where := fmt.Sprintf("%s[%d]", event, i)
-		if err := l.parseGroup(event, where, g); err != nil {
+		if err := l.forgive(where, l.parseGroup(event, where, g)); err != nil {
 			return err
 		}
 	}
@@ -225,7 +225,7 @@ func (l *loader) parseGroup(event, where string, g matcherGroup) error {
 			l.noteUnsupportedHandler(event, h.Type)
 			continue
 		}
-		if err := l.addHook(event, matcher, hookWhere, h); err != nil {
+		if err := l.forgive(hookWhere, l.addHook(event, matcher, hookWhere, h)); err != nil {
 			return fmt.Errorf("%s: %w", hookWhere, err)
 		}
 	}
@@ -324,7 +324,7 @@ func (l *loader) checkArgv(h *Hook) error {
 		l.note("%s hook %s: %s is not a variable AgentDesk sets; it is passed as written", h.Event, displayCommand(*h), ref)
 	}
 	for i, tok := range h.Argv {
-		rel, ok, err := packagePath(tok)
+		rel, ok, err := l.packagePath(tok)
 		if err != nil {
 			return err
 		}
@@ -335,6 +335,7 @@ func (l *loader) checkArgv(h *Hook) error {
 			return err
 		}
 	}
+	h.Files = append(h.Files, l.projectFiles(h.Argv)...)
 	slices.Sort(h.Files)
 	h.Files = slices.Compact(h.Files)
 	return nil

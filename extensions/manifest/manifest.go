@@ -115,6 +115,9 @@ type loader struct {
 	// Claude one: a broken one is noted and ignored, never fatal.
 	fromCodex map[string]bool
 	codexOnly bool
+	// project: the package is a project's own configuration
+	// (LoadProject), not an installed plugin.
+	project bool
 }
 
 func (l *loader) note(format string, args ...any) {
@@ -269,10 +272,12 @@ func parseName(raw json.RawMessage) (string, error) {
 // nameProblem explains which part of NamePattern a name breaks; it is
 // empty exactly when the name matches.
 func nameProblem(name string) string {
-	if NamePattern.MatchString(name) {
+	if NamePattern.MatchString(name) && name != ProjectID {
 		return ""
 	}
 	switch {
+	case name == ProjectID:
+		return "it is reserved for a project's own settings"
 	case name == "":
 		return "it is empty"
 	case len(name) > 64:

@@ -77,7 +77,12 @@ var toolNameChar = regexp.MustCompile(`[^A-Za-z0-9_-]`)
 // MCPToolPrefix is the prefix of the names Claude Code gives a plugin
 // server's tools, mcp__plugin_<plugin>_<server>__, so guard-hook matchers
 // written for Claude Code match them here too.
+// The project's own servers (ProjectID) are mcp__<server>__, as Claude
+// Code names a project's .mcp.json servers.
 func MCPToolPrefix(plugin, server string) string {
+	if plugin == ProjectID {
+		return "mcp__" + toolNameChar.ReplaceAllString(server, "_") + "__"
+	}
 	return "mcp__plugin_" + toolNameChar.ReplaceAllString(plugin, "_") + "_" + toolNameChar.ReplaceAllString(server, "_") + "__"
 }
 
@@ -368,7 +373,7 @@ func (l *loader) checkMCPCommand(s *MCPServer) []string {
 	}
 	var problems []string
 	for i, tok := range s.Argv() {
-		rel, ok, err := packagePath(tok)
+		rel, ok, err := l.packagePath(tok)
 		if err != nil {
 			problems = append(problems, err.Error())
 			continue
@@ -394,6 +399,7 @@ func (l *loader) checkMCPCommand(s *MCPServer) []string {
 			}
 		}
 	}
+	s.Files = append(s.Files, l.projectFiles(s.Argv())...)
 	slices.Sort(s.Files)
 	s.Files = slices.Compact(s.Files)
 	return problems

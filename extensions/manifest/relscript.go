@@ -64,10 +64,13 @@ func relativePath(tok string) bool {
 func (l *loader) anchorScripts(argv []string, base string) error {
 	for _, i := range scriptTokens(argv) {
 		rel := path.Join(base, filepath.ToSlash(argv[i]))
+		if _, _, err := l.root.resolve(rel); l.project && err != nil {
+			return fmt.Errorf("command names the script %s: %w", argv[i], err)
+		}
 		if _, _, err := l.root.resolve(rel); err != nil || !filepath.IsLocal(filepath.FromSlash(rel)) {
 			return fmt.Errorf("command names the script %s, which is not in the package: a plugin's relative paths never run the project's files; ship it and write ${CLAUDE_PLUGIN_ROOT}/%s", argv[i], rel)
 		}
-		argv[i] = "${CLAUDE_PLUGIN_ROOT}/" + rel
+		argv[i] = "${" + l.rootVar() + "}/" + rel
 	}
 	return nil
 }
@@ -84,7 +87,7 @@ func (l *loader) cwdBase(cwd string) (string, error) {
 	case cwd == "${"+projectDirVar+"}" || strings.HasPrefix(cwd, "${"+projectDirVar+"}/"):
 		return "", nil
 	}
-	rel, ok, err := packagePath(cwd)
+	rel, ok, err := l.packagePath(cwd)
 	if err != nil {
 		return "", err
 	}

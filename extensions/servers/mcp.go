@@ -132,7 +132,7 @@ func (h *MCP) Tools(ctx context.Context, ev lifecycle.ToolsEvent) lifecycle.Tool
 		entry *Entry[*mcpConn]
 	}
 	var wanted []want
-	for _, x := range h.reg.Active(ctx) {
+	for _, x := range h.reg.Active(extensions.WithProject(ctx, ev.ProjectDir)) {
 		for _, decl := range x.Servers() {
 			key := Key{Owner: x.ID, Name: decl.Name, Project: ev.ProjectDir}
 			e := h.sup.Ensure(key, x.Dir, func() func() { return h.reg.Lease(x.Dir) }, h.starter(x, decl, ev.ProjectDir))

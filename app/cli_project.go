@@ -1,0 +1,306 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/agentdesk/agentdesk/agent/safetext"
+	"github.com/agentdesk/agentdesk/extensions/manifest"
+	"github.com/agentdesk/agentdesk/extensions/project"
+)
+
+// openProject makes dir the project the extension "project" serves and
+// says once on stderr when its settings wait for trust.
+func (c *core) openProject(ctx context.Context, dir string, stderr io.Writer) {
+	f, err := c.projects.Open(ctx, dir)
+	if err != nil {
+		fmt.Fprintln(stderr, "agentdesk: warning:", safetext.Strip(err.Error()))
+		return
+	}
+	if f.Waits() {
+		fmt.Fprintf(stderr, "agentdesk: this folder's Claude Code settings (%s) %s; nothing of them runs until you trust the folder: agentdesk project trust %s\n",
+			f.Summary(), waitWord(f), shellQuote(f.Dir))
+	}
+}
+
+func waitWord(f project.Folder) string {
+	if f.Status == project.StatusChanged {
+		return "changed since you trusted them"
+	}
+	return "are not trusted"
+}
+
+func shellQuote(s string) string {
+	if strings.ContainsAny(s, " '\"$\\") {
+		return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	}
+	return s
+}
+
+func cmdProject(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, "agentdesk project: expected a subcommand: show, trust, untrust\n")
+		return 2
+	}
+	ctx, stop := notifyShutdown(context.Background())
+	defer stop()
+	var bools []string
+	switch args[0] {
+	case "show":
+		bools = []string{"json"}
+	case "trust":
+		bools = []string{"yes"}
+	case "untrust":
+	default:
+		fmt.Fprintf(stderr, "agentdesk: unknown project subcommand %q\n", args[0])
+		return 2
+	}
+	a, err := parseArgs(args[1:], nil, bools)
+	if err != nil {
+		return fail(stderr, err)
+	}
+	dir := "."
+	switch len(a.pos) {
+	case 0:
+	case 1:
+		dir = a.pos[0]
+	default:
+		return fail(stderr, errors.New("project: expected at most one folder"))
+	}
+	open := openCore
+	if args[0] == "show" {
+		open = func(ctx context.Context) (*core, error) { return openReadOnlyCore(ctx, stderr) }
+	}
+	c, err := open(ctx)
+	if err != nil {
+		return fail(stderr, err)
+	}
+	defer c.close()
+	p := projectCLI{c: c, in: bufio.NewReader(stdin), out: stdout}
+	switch args[0] {
+	case "show":
+		err = p.show(ctx, dir, a.bools["json"])
+	case "trust":
+		err = p.trust(ctx, dir, a.bools["yes"])
+	default:
+		err = p.untrust(ctx, dir)
+	}
+	if err != nil {
+		return fail(stderr, err)
+	}
+	return 0
+}
+
+type projectCLI struct {
+	c   *core
+	in  *bufio.Reader
+	out io.Writer
+}
+
+// projectJSON is `project show --json` (stable, snake_case).
+type projectJSON struct {
+	Dir          string           `json:"dir"`
+	Trusted      bool             `json:"trusted"`
+	Status       string           `json:"status"`
+	Reason       string           `json:"reason,omitempty"`
+	Instructions []string         `json:"instructions"`
+	Hooks        []hookJSON       `json:"hooks"`
+	MCPServers   []serverJSON     `json:"mcp_servers"`
+	Commands     []string         `json:"commands"`
+	Agents       []string         `json:"agents"`
+	Skills       []string         `json:"skills"`
+	Permissions  []permissionJSON `json:"permissions"`
+	Env          []string         `json:"env"`
+	Diagnostics  []string         `json:"diagnostics"`
+	Changed      *project.Diff    `json:"changed,omitempty"`
+}
+
+type hookJSON struct {
+	Event    string   `json:"event"`
+	Matcher  string   `json:"matcher"`
+	Argv     []string `json:"argv"`
+	TimeoutS int      `json:"timeout_s"`
+	Inactive string   `json:"inactive,omitempty"`
+}
+
+type serverJSON struct {
+	Name     string   `json:"name"`
+	Type     string   `json:"type"`
+	Argv     []string `json:"argv,omitempty"`
+	URL      string   `json:"url,omitempty"`
+	EnvNames []string `json:"env_names,omitempty"`
+	Tools    string   `json:"tools"` // the prefix of its tools' names
+	Inactive string   `json:"inactive,omitempty"`
+}
+
+type permissionJSON struct {
+	Behavior string `json:"behavior"`
+	Rule     string `json:"rule"`
+	Source   string `json:"source"`
+	Applies  bool   `json:"applies"`
+}
+
+func (p projectCLI) show(ctx context.Context, dir string, asJSON bool) error {
+	f, err := p.c.projects.Folder(ctx, dir)
+	if err != nil {
+		return err
+	}
+	v := p.describe(f)
+	if asJSON {
+		enc := json.NewEncoder(p.out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(v)
+	}
+	p.print(v)
+	return nil
+}
+
+func (p projectCLI) describe(f project.Folder) projectJSON {
+	v := projectJSON{Dir: f.Dir, Trusted: f.Runs(), Status: string(f.Status), Reason: f.Reason,
+		Instructions: []string{}, Hooks: []hookJSON{}, MCPServers: []serverJSON{}, Commands: []string{}, Agents: []string{},
+		Skills: []string{}, Permissions: []permissionJSON{}, Env: f.Settings.EnvNames(), Diagnostics: append(f.Pkg.Diagnostics, f.Settings.Diagnostics...)}
+	for _, name := range []string{"CLAUDE.md", "CLAUDE.local.md", ".claude/CLAUDE.md", "AGENTS.md"} {
+		if fileExists(f.Dir, name) {
+			v.Instructions = append(v.Instructions, name)
+		}
+	}
+	for _, h := range f.Pkg.Hooks {
+		v.Hooks = append(v.Hooks, hookJSON{Event: h.Event, Matcher: h.Matcher, Argv: h.Argv, TimeoutS: h.Timeout, Inactive: h.Inactive})
+	}
+	for _, s := range f.Pkg.MCPServers {
+		sj := serverJSON{Name: s.Name, Type: s.Type, Argv: s.Argv(), URL: s.URL, Tools: manifest.MCPToolPrefix(manifest.ProjectID, s.Name) + "*", Inactive: s.Inactive}
+		for _, e := range s.Env {
+			sj.EnvNames = append(sj.EnvNames, e.Name)
+		}
+		v.MCPServers = append(v.MCPServers, sj)
+	}
+	for _, c := range f.Pkg.Commands {
+		v.Commands = append(v.Commands, "/"+c.Name)
+	}
+	for _, a := range f.Pkg.Agents {
+		v.Agents = append(v.Agents, a.Name)
+	}
+	for _, s := range f.Pkg.Skills {
+		v.Skills = append(v.Skills, s.Name)
+	}
+	for _, r := range f.Settings.Rules {
+		v.Permissions = append(v.Permissions, permissionJSON{Behavior: string(r.Behavior), Rule: r.Text, Source: string(r.Source),
+			Applies: r.Behavior == "deny" || f.Runs()})
+	}
+	if d := f.Diff(); f.Status == project.StatusChanged && !d.Empty() {
+		v.Changed = &d
+	}
+	if v.Env == nil {
+		v.Env = []string{}
+	}
+	if v.Diagnostics == nil {
+		v.Diagnostics = []string{}
+	}
+	return v
+}
+
+func (p projectCLI) print(v projectJSON) {
+	w := p.out
+	fmt.Fprintf(w, "%s: %s\n", safetext.Strip(v.Dir), v.Status)
+	if v.Reason != "" {
+		fmt.Fprintf(w, "  waits for trust: %s\n", safetext.Strip(v.Reason))
+	}
+	list := func(label string, items []string) {
+		if len(items) > 0 {
+			fmt.Fprintf(w, "%s: %s\n", label, safetext.Strip(strings.Join(items, ", ")))
+		}
+	}
+	list("instructions (always read)", v.Instructions)
+	for _, h := range v.Hooks {
+		line := fmt.Sprintf("hook %s", h.Event)
+		if h.Matcher != "" {
+			line += " [" + h.Matcher + "]"
+		}
+		line += ": " + strings.Join(h.Argv, " ")
+		if h.Inactive != "" {
+			line += " (inactive: " + h.Inactive + ")"
+		}
+		fmt.Fprintln(w, safetext.Strip(line))
+	}
+	for _, s := range v.MCPServers {
+		what := s.URL
+		if len(s.Argv) > 0 {
+			what = strings.Join(s.Argv, " ")
+		}
+		line := fmt.Sprintf("MCP server %s: %s %s (tools %s)", s.Name, s.Type, what, s.Tools)
+		if len(s.EnvNames) > 0 {
+			line += ", env " + strings.Join(s.EnvNames, " ")
+		}
+		if s.Inactive != "" {
+			line += " (inactive: " + s.Inactive + ")"
+		}
+		fmt.Fprintln(w, safetext.Strip(line))
+	}
+	list("commands", v.Commands)
+	list("agents", v.Agents)
+	list("skills", v.Skills)
+	for _, r := range v.Permissions {
+		state := "applies"
+		if !r.Applies {
+			state = "waits for trust"
+		}
+		fmt.Fprintf(w, "%s %s (%s, %s)\n", r.Behavior, safetext.Strip(r.Rule), r.Source, state)
+	}
+	list("env", v.Env)
+	for _, d := range v.Diagnostics {
+		fmt.Fprintln(w, "note:", safetext.Strip(d))
+	}
+}
+
+func (p projectCLI) trust(ctx context.Context, dir string, yes bool) error {
+	f, err := p.c.projects.Folder(ctx, dir)
+	if err != nil {
+		return err
+	}
+	if f.Status == project.StatusTrusted {
+		fmt.Fprintf(p.out, "%s is already trusted\n", safetext.Strip(f.Dir))
+		return nil
+	}
+	if !f.Declares() {
+		fmt.Fprintf(p.out, "%s has no Claude Code settings that wait for trust\n", safetext.Strip(f.Dir))
+		return nil
+	}
+	fmt.Fprintf(p.out, "Trusting %s lets its own settings run: %s. These commands run local code with your account's permissions:\n", safetext.Strip(f.Dir), f.Summary())
+	p.print(p.describe(f))
+	if d := f.Diff(); f.Trusted != nil && !d.Empty() {
+		b, _ := json.MarshalIndent(d, "", "  ")
+		fmt.Fprintf(p.out, "Changed since you trusted it:\n%s\n", safetext.Strip(string(b)))
+	}
+	if !yes {
+		fmt.Fprint(p.out, "Trust this folder? [y/N] ")
+		answer, _ := p.in.ReadString('\n')
+		if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
+			return errors.New("not trusted")
+		}
+	}
+	if err := p.c.projects.Trust(ctx, f); err != nil {
+		return err
+	}
+	fmt.Fprintf(p.out, "trusted %s\n", safetext.Strip(f.Dir))
+	return nil
+}
+
+func (p projectCLI) untrust(ctx context.Context, dir string) error {
+	if err := p.c.projects.Untrust(ctx, dir); err != nil {
+		return err
+	}
+	fmt.Fprintf(p.out, "untrusted %s: its hooks, MCP servers and allow rules wait for trust again\n", safetext.Strip(dir))
+	return nil
+}
+
+func fileExists(dir, rel string) bool {
+	info, err := os.Stat(filepath.Join(dir, filepath.FromSlash(rel)))
+	return err == nil && info.Mode().IsRegular()
+}

@@ -1,0 +1,96 @@
+package project
+
+import (
+	"encoding/json"
+	"slices"
+
+	"github.com/agentdesk/agentdesk/extensions/manifest"
+)
+
+// Diff is what changed since the folder was trusted, for the review
+// dialog and `project trust`.
+type Diff struct {
+	Hooks manifest.HookDiff
+	// Servers added, removed or declared differently, by name.
+	ServersAdded, ServersRemoved, ServersChanged []string
+	// Files whose content changed, appeared or went away (hook and
+	// server scripts).
+	Files []string
+	// Rules and Env entries added and removed.
+	RulesAdded, RulesRemoved []string
+	EnvAdded, EnvRemoved     []string
+}
+
+// Empty reports whether nothing that trust covers changed.
+func (d Diff) Empty() bool {
+	return d.Hooks.Empty() && len(d.ServersAdded)+len(d.ServersRemoved)+len(d.ServersChanged)+len(d.Files)+
+		len(d.RulesAdded)+len(d.RulesRemoved)+len(d.EnvAdded)+len(d.EnvRemoved) == 0
+}
+
+// Diff compares what the folder runs now with what was trusted; the zero
+// Diff when it was never trusted (everything is new, shown whole).
+func (f Folder) Diff() Diff {
+	if f.Trusted == nil {
+		return Diff{}
+	}
+	old, now := *f.Trusted, f.Snapshot
+	d := Diff{Hooks: manifest.DiffHooks(old.Hooks, now.Hooks)}
+	d.ServersAdded, d.ServersRemoved, d.ServersChanged = diffServers(old.MCPServers, now.MCPServers)
+	d.Files = diffFiles(old.Files, now.Files)
+	d.RulesAdded, d.RulesRemoved = diffLists(old.Rules, now.Rules)
+	d.EnvAdded, d.EnvRemoved = diffLists(old.Env, now.Env)
+	return d
+}
+
+func diffServers(old, now []manifest.MCPServer) (added, removed, changed []string) {
+	byName := map[string]string{}
+	for _, s := range old {
+		b, _ := json.Marshal(s)
+		byName[s.Name] = string(b)
+	}
+	for _, s := range now {
+		b, _ := json.Marshal(s)
+		was, ok := byName[s.Name]
+		switch {
+		case !ok:
+			added = append(added, s.Name)
+		case was != string(b):
+			changed = append(changed, s.Name)
+		}
+		delete(byName, s.Name)
+	}
+	for _, s := range old {
+		if _, gone := byName[s.Name]; gone {
+			removed = append(removed, s.Name)
+		}
+	}
+	return added, removed, changed
+}
+
+func diffFiles(old, now []manifest.FileStamp) []string {
+	was := map[string]string{}
+	for _, f := range old {
+		was[f.Path] = f.SHA256
+	}
+	var out []string
+	for _, f := range now {
+		if sum, ok := was[f.Path]; ok && sum != f.SHA256 {
+			out = append(out, f.Path)
+		}
+	}
+	return out
+}
+
+func diffLists(old, now []string) (added, removed []string) {
+	for _, s := range now {
+		if !slices.Contains(old, s) {
+			added = append(added, s)
+		}
+	}
+	for _, s := range old {
+		if !slices.Contains(now, s) {
+			removed = append(removed, s)
+		}
+	}
+	return added, removed
+}
