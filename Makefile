@@ -38,8 +38,8 @@ check-imports:
 	if [ -n "$$bad" ]; then echo "fyne.io/fyne/v2/app imported outside app/:"; echo "$$bad" | cut -d: -f1; exit 1; fi
 	@bad=$$($(GO) list -f '{{range .Imports}}{{$$.ImportPath}} {{.}}{{"\n"}}{{end}}' ./extensions/... | \
 		grep -E ' github.com/agentdesk/agentdesk/agent(/|$$)' | \
-		grep -vE ' github.com/agentdesk/agentdesk/agent/(lifecycle|childproc|skills|safetext)$$' || true); \
-	if [ -n "$$bad" ]; then echo "extensions imports the agent loop (only agent/lifecycle and the leaf packages agent/childproc, agent/skills, agent/safetext are allowed):"; echo "$$bad"; exit 1; fi
+		grep -vE ' github.com/agentdesk/agentdesk/agent/(lifecycle|childproc|skills|safetext|permissions)$$' || true); \
+	if [ -n "$$bad" ]; then echo "extensions imports the agent loop (only agent/lifecycle and the leaf packages agent/childproc, agent/skills, agent/safetext, agent/permissions are allowed):"; echo "$$bad"; exit 1; fi
 	@bad=$$($(GO) list -f '{{range .Imports}}{{$$.ImportPath}} {{.}}{{"\n"}}{{end}}' ./ui/... | \
 		grep -E ' github.com/agentdesk/agentdesk/storage(/|$$)' || true); \
 	if [ -n "$$bad" ]; then echo "ui imports storage (views talk to the agent's and extensions' services):"; echo "$$bad"; exit 1; fi
