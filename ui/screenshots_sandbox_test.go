@@ -25,3 +25,21 @@ func TestScreenshotRunUnconfined(t *testing.T) {
 	h.loop.runQueued()
 	capture(t, u.main, "approval-unconfined.png")
 }
+
+// docs/screenshots/advanced-sandbox.png: Preferences › Advanced with the
+// sandbox's state and its folders (go test -tags 'migrated_fynedo
+// screenshots' -run TestScreenshotAdvancedSandbox ./ui/).
+func TestScreenshotAdvancedSandbox(t *testing.T) {
+	h := newHarness(t, harnessOptions{})
+	u := h.open(false)
+	u.setAppearance("dark")
+	u.ShowPreferences("advanced")
+	pane := u.prefs.panes[sectionAdvanced].(*advancedPane)
+	h.loop.waitFor(t, "the settings to load", func() bool { return pane.timeout != nil && pane.timeout.Text != "" })
+	pane.writable.SetText("~/.m2\n/srv/builds")
+	pane.secrets.SetText(".config/rclone")
+	u.prefs.win.Resize(fyne.NewSize(1000, 1100))
+	h.relayout(u.prefs.win)
+	h.loop.runQueued()
+	capture(t, u.prefs.win, "advanced-sandbox.png")
+}
