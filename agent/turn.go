@@ -339,6 +339,10 @@ func (s *Session) approved(ctx context.Context, th *thread, box *toolbox, tool t
 	case rule.Behavior == permissions.Allow:
 		return true, false, nil // an allow rule the user saved (or a trusted project's)
 	}
+	if g.forced == "" && kind == tools.Command && name == "run_command" && s.commandsConfined() &&
+		s.a.ProjectSandbox(ctx, s.info.ProjectID).ConfinedAutoAllow && s.a.cfg.Policy() != PolicyReadsOnly {
+		return true, false, nil // the project's "Confined commands run without asking"
+	}
 	policy := s.a.cfg.Policy()
 	key := grantKey(kind, name, g.preview)
 	if g.forced == "" {
