@@ -16,6 +16,10 @@ const (
 	Deny Decision = iota
 	AllowOnce
 	AllowSession // allow this and every like call for the rest of the session
+	// RunUnconfined allows this one run_command call and lifts the sandbox
+	// from it: an explicit choice, never remembered as a grant, offered
+	// only when the request says CanRunUnconfined.
+	RunUnconfined
 )
 
 // Policy is the approval policy chosen in Preferences.
@@ -64,6 +68,9 @@ type ApprovalRequest struct {
 	// permissions.Propose), "" when none fits or the call is Forced.
 	ProjectID    int64
 	ProposedRule string
+	// CanRunUnconfined offers "Run unconfined": the call is a command the
+	// sandbox would confine.
+	CanRunUnconfined bool
 }
 
 // ForDisplay is r made safe to show: the model or a hook wrote the call,

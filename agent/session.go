@@ -149,7 +149,8 @@ func (a *Agent) OpenSession(ctx context.Context, id string) (*Session, error) {
 func (a *Agent) open(ctx context.Context, info storage.Session, dir string) (*Session, error) {
 	s := &Session{a: a, info: info, project: dir, bus: NewBus(), blocks: map[string]lifecycle.ContextBlock{},
 		main: &thread{session: info.ID}, idle: closedChan(), titleSet: info.Title != "New session"}
-	set, err := tools.New(dir, tools.Options{ReadRoots: s.readRoots, Env: a.cfg.CommandEnv, Unconfined: a.cfg.CommandsUnconfined})
+	set, err := tools.New(dir, tools.Options{ReadRoots: s.readRoots, Env: a.cfg.CommandEnv, Unconfined: a.cfg.CommandsUnconfined,
+		NoNetwork: a.ProjectSandbox(ctx, info.ProjectID).NoNetwork})
 	if err != nil {
 		return nil, fmt.Errorf("open session in %s: %w", dir, err)
 	}

@@ -4,12 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/agentdesk/agentdesk/agent/permissions"
 	"strings"
 	"time"
 
+	"github.com/agentdesk/agentdesk/agent/childproc"
 	"github.com/agentdesk/agentdesk/agent/lifecycle"
 	"github.com/agentdesk/agentdesk/agent/llm"
+	"github.com/agentdesk/agentdesk/agent/permissions"
 	"github.com/agentdesk/agentdesk/agent/tools"
 )
 
@@ -294,7 +295,7 @@ func (s *Session) runTool(ctx context.Context, th *thread, box *toolbox, call ll
 	if denied != nil {
 		return withFeedback(*denied, g.context), false
 	}
-	ok, refused := s.approved(ctx, th, box, tool, call.Name, g)
+	ok, unconfined, refused := s.approved(ctx, th, box, tool, call.Name, g)
 	if refused != nil {
 		return withFeedback(*refused, g.context), false
 	}
@@ -305,7 +306,11 @@ func (s *Session) runTool(ctx context.Context, th *thread, box *toolbox, call ll
 		return tools.Result{Text: "denied: the user did not allow this call", IsError: true}, true
 	}
 	s.status(th, "running "+box.Describe(call.Name, g.args))
-	res := tool.Run(ctx, g.args)
+	runCtx := ctx
+	if unconfined {
+		runCtx = tools.WithUnconfined(ctx) // this call only: the user chose "Run unconfined"
+	}
+	res := tool.Run(runCtx, g.args)
 	s.status(th, "")
 	return s.postToolUse(ctx, th, call.Name, call.CallID, g, res), false
 }
@@ -315,12 +320,14 @@ func (s *Session) runTool(ctx context.Context, th *thread, box *toolbox, call ll
 // the policy and the grants: it asks, or with nobody to ask it is
 // refused; and its answer grants nothing beyond this call. A
 // PermissionRequest hook that denies answers instead of the user: refused
-// is then the call's result.
-func (s *Session) approved(ctx context.Context, th *thread, box *toolbox, tool tools.Tool, name string, g guardedCall) (ok bool, refused *tools.Result) {
+// is then the call's result. unconfined is true only when the user
+// answered "Run unconfined" to this very call; no policy, grant or rule
+// ever lifts the sandbox.
+func (s *Session) approved(ctx context.Context, th *thread, box *toolbox, tool tools.Tool, name string, g guardedCall) (ok, unconfined bool, refused *tools.Result) {
 	kind := tool.Kind()
 	rule, refused := s.ruleVerdict(ctx, name, g.args)
 	if refused != nil {
-		return false, refused // a deny rule holds under every policy and grant
+		return false, false, refused // a deny rule holds under every policy and grant
 	}
 	if why := guardsTheGuards(kind, g.args); why != "" && g.forced == "" {
 		g.forced = why
@@ -330,37 +337,50 @@ func (s *Session) approved(ctx context.Context, th *thread, box *toolbox, tool t
 	case rule.Behavior == permissions.Ask:
 		g.forced = "A permission rule asks for this call: " + rule.Rule.Text + " (" + string(rule.Rule.Source) + ")."
 	case rule.Behavior == permissions.Allow:
-		return true, nil // an allow rule the user saved (or a trusted project's)
+		return true, false, nil // an allow rule the user saved (or a trusted project's)
+	}
+	if g.forced == "" && kind == tools.Command && name == "run_command" && s.commandsConfined() &&
+		s.a.ProjectSandbox(ctx, s.info.ProjectID).ConfinedAutoAllow && s.a.cfg.Policy() != PolicyReadsOnly {
+		return true, false, nil // the project's "Confined commands run without asking"
 	}
 	policy := s.a.cfg.Policy()
 	key := grantKey(kind, name, g.preview)
 	if g.forced == "" {
 		switch {
 		case kind == tools.ReadOnly, policy == PolicyNever, policy == PolicyAutoEdits && kind == tools.Edit:
-			return true, nil
+			return true, false, nil
 		case policy == PolicyReadsOnly:
-			return false, nil
+			return false, false, nil
 		case s.grants.has(key):
-			return true, nil
+			return true, false, nil
 		}
 	} else if policy == PolicyReadsOnly && kind != tools.ReadOnly {
-		return false, nil
+		return false, false, nil
 	}
 	if s.a.cfg.Approver == nil {
-		return false, nil
+		return false, false, nil
 	}
 	if refused := s.permissionRequest(ctx, th, box, name, g); refused != nil {
-		return false, refused
+		return false, false, refused
 	}
 	s.approvalWaits(name)
 	d := s.a.cfg.Approver.Request(ctx, ApprovalRequest{Session: th.session, Agent: th.agentType, Tool: name,
 		Summary: box.Describe(name, g.args), Preview: g.preview,
 		Forced: g.forced, Original: g.original, OriginalSummary: g.originalSummary,
-		ProjectID: s.info.ProjectID, ProposedRule: s.proposedRule(name, g)})
+		ProjectID: s.info.ProjectID, ProposedRule: s.proposedRule(name, g),
+		CanRunUnconfined: kind == tools.Command && name == "run_command" && s.commandsConfined()})
 	if d == AllowSession && g.forced == "" {
 		s.grants.add(key)
 	}
-	return d != Deny && ctx.Err() == nil, nil
+	ok = d != Deny && ctx.Err() == nil
+	return ok, ok && d == RunUnconfined && kind == tools.Command, nil
+}
+
+// commandsConfined reports whether run_command runs in the sandbox, so
+// that running one call unconfined is a choice worth offering.
+func (s *Session) commandsConfined() bool {
+	confined, _ := childproc.SandboxStatus()
+	return confined && !s.a.cfg.CommandsUnconfined
 }
 
 // Token estimates: about four bytes a token for code and English, which

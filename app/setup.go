@@ -99,6 +99,7 @@ func openCoreWarning(ctx context.Context, warn io.Writer) (*core, error) {
 	}
 	db.UseKeyring() // API keys typed into Preferences: the OS keyring, else a private file
 	c.db = db
+	extensions.ApplySandboxFolders(ctx, db) // Preferences → Advanced: every child's extra folders and secrets
 	c.exts, err = extensions.NewManager(ctx, db, c.paths.Extensions(), extensions.WithLogger(c.log))
 	if err != nil {
 		c.close()

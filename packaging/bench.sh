@@ -28,6 +28,7 @@ targeted=(
 	"./ui/ ^BenchmarkSessionWalkMemory$ 1x"
 	"./agent/ ^BenchmarkChildStart$ 50x"
 	"./ui/ ^BenchmarkChatChildStream$ 3x"
+	"./agent/childproc/ ^BenchmarkSandboxStart$ 200x"
 )
 
 gotest() {
@@ -89,6 +90,9 @@ summary() {
 		"$(metric $b rss-ratio)x (<= 1.3)"
 
 	row "child start, host time" "$(metric BenchmarkChildStart ms/child) ms" "-" "(<= 20 ms)"
+	b=BenchmarkSandboxStart
+	row "sandboxed child start" "$(metric $b confined-ms/start) ms" "unconfined $(metric $b unconfined-ms/start) ms" \
+		"+$(metric $b added-ms/start) ms (<= 5 ms added)"
 	b=BenchmarkChatChildStream
 	row "chat redraws, child streaming" "$(metric $b redraws/s) redraws/s" "30 redraws/s" "$(calc "$(metric $b redraws/s) / 30")x (<= 1)"
 

@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/agentdesk/agentdesk/agent/childproc"
 	"github.com/agentdesk/agentdesk/agent/lifecycle"
 	"github.com/agentdesk/agentdesk/extensions"
 	"github.com/agentdesk/agentdesk/extensions/hookrun"
@@ -31,6 +32,8 @@ type advancedPane struct {
 	path     *widget.Entry
 	detected *secondaryLabel
 	status   *widget.Label
+	// The sandbox's extra folders and secrets, one path a line.
+	readable, writable, secrets *widget.Entry
 }
 
 func newAdvancedPane(u *UI) *advancedPane { return &advancedPane{u: u} }
@@ -44,6 +47,10 @@ func (a *advancedPane) buildUI() fyne.CanvasObject {
 	a.path = &widget.Entry{PlaceHolder: "empty: use the detected PATH"}
 	a.detected = newSecondaryLabel("", fyne.TextWrapBreak)
 	a.status = &widget.Label{Wrapping: fyne.TextWrapWord}
+	a.readable = pathsEntry("one folder a line, e.g. ~/.ssh/known_hosts")
+	a.writable = pathsEntry("one folder a line, e.g. ~/.m2")
+	a.secrets = pathsEntry("one a line, absolute or relative to the home folder, e.g. .config/rclone")
+	_, sandboxText := childproc.SandboxStatus()
 	data := a.u.d.DataDir
 	logFile := a.u.d.LogFile
 	form := &widget.Form{Items: []*widget.FormItem{
@@ -57,6 +64,10 @@ func (a *advancedPane) buildUI() fyne.CanvasObject {
 			int(extensions.MaxMCPCallTimeout/time.Second))},
 		{Text: "PATH for hooks", Widget: a.path, HintText: "hooks look programs such as node up here, not in the app's PATH"},
 		{Text: "Detected PATH", Widget: a.detected},
+		{Text: "Sandbox", Widget: &widget.Label{Text: sandboxText, Wrapping: fyne.TextWrapWord}},
+		{Text: "Also readable", Widget: a.readable, HintText: "folders inside a withheld one that every command, hook and server may read"},
+		{Text: "Also writable", Widget: a.writable, HintText: "folders beyond the project, the data folder and the caches they may write"},
+		{Text: "Also withheld", Widget: a.secrets, HintText: "withheld like ~/.ssh, ~/.aws and the other built-in secrets, which always are"},
 		{Text: "Data folder", Widget: container.NewBorder(nil, nil, nil,
 			&widget.Button{Text: "Open folder", OnTapped: func() { a.open(data) }}, &widget.Label{Text: data, Truncation: fyne.TextTruncateEllipsis})},
 		{Text: "Log file", Widget: container.NewBorder(nil, nil, nil,
@@ -74,8 +85,11 @@ func (a *advancedPane) shown() {
 		if a.u.d.DetectedPATH != nil {
 			detected = a.u.d.DetectedPATH()
 		}
-		return advancedState{s, detected}, nil
+		return advancedState{s, detected, a.u.d.Extensions.SandboxFolders(ctx)}, nil
 	}, func(s advancedState, _ error) {
+		a.readable.SetText(strings.Join(s.folders.Read, "\n"))
+		a.writable.SetText(strings.Join(s.folders.Write, "\n"))
+		a.secrets.SetText(strings.Join(s.folders.Secrets, "\n"))
 		a.timeout.SetText(strconv.Itoa(int(s.hooks.DefaultTimeout / time.Second)))
 		a.stops.SetText(strconv.Itoa(s.hooks.StopLimit))
 		a.ctxCap.SetText(strconv.Itoa(s.hooks.ContextCapKiB))
@@ -89,6 +103,14 @@ func (a *advancedPane) shown() {
 type advancedState struct {
 	hooks    extensions.HookSettings
 	detected string
+	folders  childproc.UserFolders
+}
+
+func pathsEntry(placeholder string) *widget.Entry {
+	e := &widget.Entry{MultiLine: true, Wrapping: fyne.TextWrapOff, PlaceHolder: placeholder}
+	e.ExtendBaseWidget(e)
+	e.SetMinRowsVisible(2)
+	return e
 }
 
 func (a *advancedPane) onSave() {
@@ -111,14 +133,19 @@ func (a *advancedPane) onSave() {
 	s := extensions.HookSettings{DefaultTimeout: time.Duration(numbers[0].value) * time.Second, PATH: a.path.Text,
 		StopLimit: numbers[1].value, ContextCapKiB: numbers[2].value,
 		MCPStartTimeout: time.Duration(numbers[3].value) * time.Second, MCPCallTimeout: time.Duration(numbers[4].value) * time.Second}
+	folders := childproc.UserFolders{Read: extensions.SplitPaths(a.readable.Text),
+		Write: extensions.SplitPaths(a.writable.Text), Secrets: extensions.SplitPaths(a.secrets.Text)}
 	background(a.u, func(ctx context.Context) (struct{}, error) {
-		return struct{}{}, a.u.d.Extensions.SaveHookSettings(ctx, s)
+		if err := a.u.d.Extensions.SaveHookSettings(ctx, s); err != nil {
+			return struct{}{}, err
+		}
+		return struct{}{}, a.u.d.Extensions.SaveSandboxFolders(ctx, folders)
 	}, func(_ struct{}, err error) {
 		if err != nil {
 			a.status.SetText("Not saved: " + err.Error())
 			return
 		}
-		a.status.SetText("Saved. Hooks use these settings from their next run, MCP servers from their next start or call.")
+		a.status.SetText("Saved. Hooks use these settings from their next run, MCP servers from their next start or call; the sandbox's folders apply to every child started from now on.")
 	})
 }
 

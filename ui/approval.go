@@ -16,7 +16,8 @@ import (
 )
 
 // approvalDialogs shows tool approval requests one at a time, in the main
-// window: Allow once, Always allow for this session, Deny. Extensions can
+// window: Allow once, Always allow for this session, Deny, and for a
+// confined command Run unconfined. Extensions can
 // never answer them, and neither can a keystroke meant for something else:
 // no button is the default, no plain key (Enter, Space, letters) allows,
 // every key is ignored for keyGuard after the dialog appears (it may pop
@@ -117,6 +118,12 @@ func (a *approvalDialogs) content(req agent.ApprovalRequest) fyne.CanvasObject {
 			buttons.Add(newClickOnlyButton("Always allow in this project…", widget.MediumImportance, editor.Show))
 		}
 		buttons.Add(newClickOnlyButton("Always allow for this session", widget.MediumImportance, func() { a.answer(agent.AllowSession) }))
+	}
+	if req.CanRunUnconfined {
+		// Its own explicit choice, beside Allow once and never "always":
+		// only this call leaves the sandbox, and no key chooses it.
+		buttons.Add(newClickOnlyButton("Run unconfined", widget.DangerImportance, func() { a.answer(agent.RunUnconfined) }))
+		top.Add(&widget.Label{Text: "Allow once runs it in the sandbox (no access to ~/.ssh and other secrets, writes only in the project). Run unconfined gives this one command your full account.", Wrapping: fyne.TextWrapWord})
 	}
 	buttons.Add(newClickOnlyButton("Allow once", widget.WarningImportance, func() { a.answer(agent.AllowOnce) }))
 	hint := &widget.Label{Text: shortcutName() + "+Enter = Allow once · Esc = Deny · Stop denies and ends the turn"}

@@ -111,7 +111,7 @@ func TestCardFollowsItsMCPServerLive(t *testing.T) {
 	}()
 	p.waitText("fix — starting")
 	set := <-tools
-	p.waitText("fix — ready, 8 tools")
+	p.waitText("fix — ready, 9 tools") // the fixture's tools, its read tool included
 	if len(set.Tools) == 0 {
 		t.Fatalf("no tools from the ready server: %+v", set)
 	}

@@ -91,7 +91,8 @@ func confine(cmd *exec.Cmd, s Sandbox) (*confinement, error) {
 		return nil, fmt.Errorf("sandbox: private temporary folder: %w", err)
 	}
 	c := &confinement{tmp: tmp}
-	raw, err := json.Marshal(newPolicy(s, home, tmp, agentdeskPaths(), cmd.Env))
+	s, secrets := withUser(s, userFolders(), home)
+	raw, err := json.Marshal(newPolicy(s, home, tmp, append(agentdeskPaths(), secrets...), cmd.Env))
 	if err != nil {
 		c.cleanup()
 		return nil, err

@@ -96,7 +96,24 @@ func (t *runCommand) Run(ctx context.Context, raw json.RawMessage) Result {
 	if err != nil {
 		return failure(err)
 	}
-	return t.execute(ctx, a.Command, timeout).result()
+	sandbox := t.sandbox
+	if unconfined(ctx) {
+		sandbox.Unconfined = true
+	}
+	return t.execute(ctx, a.Command, timeout, sandbox).result()
+}
+
+type unconfinedKey struct{}
+
+// WithUnconfined marks ctx so that run_command runs the one call made
+// with it outside the sandbox: the user answered "Run unconfined".
+func WithUnconfined(ctx context.Context) context.Context {
+	return context.WithValue(ctx, unconfinedKey{}, true)
+}
+
+func unconfined(ctx context.Context) bool {
+	v, _ := ctx.Value(unconfinedKey{}).(bool)
+	return v
 }
 
 // outcome is what happened to one command.
@@ -114,7 +131,7 @@ type outcome struct {
 // process group, stopped as a whole (SIGTERM, then SIGKILL after
 // childproc.Grace) when the timeout or ctx ends it, and afterwards
 // whatever is left of the group, such as background jobs, is stopped too.
-func (t *runCommand) execute(ctx context.Context, command string, timeout time.Duration) outcome {
+func (t *runCommand) execute(ctx context.Context, command string, timeout time.Duration, sandbox childproc.Sandbox) outcome {
 	out := outcome{stdout: childproc.NewHeadTail(HeadTailBytes), stderr: childproc.NewHeadTail(HeadTailBytes)}
 	shell, err := findShell()
 	if err != nil {
@@ -124,14 +141,14 @@ func (t *runCommand) execute(ctx context.Context, command string, timeout time.D
 	runCtx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	p, err := childproc.Start(runCtx, childproc.Spec{Path: shell, Args: []string{shell, "-c", command},
-		Dir: t.dir, Env: t.env, Stdout: out.stdout, Stderr: out.stderr, Sandbox: t.sandbox})
+		Dir: t.dir, Env: t.env, Stdout: out.stdout, Stderr: out.stderr, Sandbox: sandbox})
 	if err != nil {
 		out.err = err
 		return out
 	}
 	out.started = true
 	out.confined, _ = childproc.SandboxStatus()
-	out.confined = out.confined && !t.sandbox.Unconfined
+	out.confined = out.confined && !sandbox.Unconfined
 	out.err = p.Wait()
 	p.Stop()
 	out.state = p.State()

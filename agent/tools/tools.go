@@ -113,6 +113,9 @@ type Options struct {
 	// Unconfined runs commands without the sandbox, which otherwise lets
 	// them write only the project (see childproc.Sandbox).
 	Unconfined bool
+	// NoNetwork refuses confined commands TCP (the project's "Commands
+	// have no network").
+	NoNetwork bool
 }
 
 // ReadRoot is a read-only folder the read tools may read.
@@ -168,7 +171,7 @@ func New(projectDir string, opts Options) (*Set, error) {
 		&writeFile{roots: r},
 		&editFile{roots: r},
 		&runCommand{dir: r.projectDir, env: env, defaultTimeout: min(timeout, MaxCommandTimeout),
-			sandbox: childproc.Sandbox{Unconfined: opts.Unconfined, Write: []string{r.projectDir}}},
+			sandbox: childproc.Sandbox{Unconfined: opts.Unconfined, Write: []string{r.projectDir}, NoNetwork: opts.NoNetwork}},
 	}
 	s.byName = make(map[string]tool, len(s.tools))
 	for _, t := range s.tools {

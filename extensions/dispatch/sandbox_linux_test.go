@@ -7,8 +7,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentdesk/agentdesk/agent"
 	"github.com/agentdesk/agentdesk/agent/childproc"
 	"github.com/agentdesk/agentdesk/agent/lifecycle"
+	"github.com/agentdesk/agentdesk/agent/llm/llmtest"
 )
 
 // A trusted hook runs confined: it cannot read the user's SSH key or
@@ -53,5 +55,48 @@ exit 0`}})
 	}
 	if _, err := os.Stat(filepath.Join(x.Data, "ok")); err != nil {
 		t.Errorf("the data folder was not writable: %v", err)
+	}
+}
+
+// A confined stdio MCP server cannot read the user's SSH key from a
+// planted home outside /tmp, and nothing of it reaches the tool result;
+// it still reads an ordinary file of that home.
+func TestMCPServerIsConfined(t *testing.T) {
+	if confined, why := childproc.SandboxStatus(); !confined {
+		t.Skip(why)
+	}
+	home, err := os.MkdirTemp("/var/tmp", "agentdesk-home-")
+	if err != nil {
+		home = t.TempDir()
+	} else {
+		t.Cleanup(func() { os.RemoveAll(home) })
+	}
+	files := map[string]string{".ssh/id_ed25519": "PRIVATE KEY BYTES", "notes.txt": "ordinary notes"}
+	for name, body := range files {
+		path := filepath.Join(home, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv("HOME", home)
+	e := newMCPEnv(t, agent.AllowOnce)
+	s := e.session()
+	read := func(path string) string {
+		e.model.Push(llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "mcp__plugin_mcpfix_fix__read",
+			Args: `{"path":"` + path + `"}`}}}, llmtest.Reply{Text: "done"})
+		return toolResult(e.send(s, "read "+path))
+	}
+	if got := read(filepath.Join(home, "notes.txt")); !strings.Contains(got, "ordinary notes") {
+		t.Fatalf("the server could not read an ordinary home file: %q", got)
+	}
+	got := read(filepath.Join(home, ".ssh/id_ed25519"))
+	if strings.Contains(got, "PRIVATE KEY") {
+		t.Fatalf("the key reached the tool result: %q", got)
+	}
+	if !strings.Contains(got, "permission denied") {
+		t.Errorf("result %q, want the server's permission denied", got)
 	}
 }

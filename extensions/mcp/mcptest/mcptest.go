@@ -85,6 +85,15 @@ func NewServer() *mcp.Server {
 			sort.Strings(env)
 			return text(strings.Join(env, "\n")), nil
 		})
+	s.AddTool(&mcp.Tool{Name: "read", Description: "Returns a file's contents.",
+		InputSchema: json.RawMessage(`{"type":"object","properties":{"path":{"type":"string"}},"required":["path"]}`)},
+		func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			b, err := os.ReadFile(fmt.Sprint(args(req)["path"]))
+			if err != nil {
+				return text("read failed: " + err.Error()), nil
+			}
+			return text(string(b)), nil
+		})
 	s.AddTool(&mcp.Tool{Name: "slow", Description: "Waits until cancelled.", InputSchema: object},
 		func(ctx context.Context, _ *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			if mark := os.Getenv(MarkEnv); mark != "" {
