@@ -9,6 +9,8 @@ FYNE_TOOLS_VERSION := v1.7.4
 # (extensions/lsp/gopls_test.go finds bin/gopls; skipped when absent).
 GOPLS   := bin/gopls
 GOPLS_VERSION := v0.23.0
+PYRIGHT := bin/pyright/node_modules/.bin/pyright-langserver
+PYRIGHT_VERSION := 1.1.414
 
 .PHONY: all deps build run test vet check-imports unit smoke bench bundle integration clean
 
@@ -29,7 +31,7 @@ vet:
 	$(GO) vet -tags $(TAGS) ./...
 	GOOS=windows $(GO) vet ./agent/... ./extensions/... ./storage/...
 
-unit: $(GOPLS)
+unit: $(GOPLS) $(PYRIGHT)
 	$(GO) test -race -count=1 -tags $(TAGS) ./...
 
 # Only app/ may import the GL-linked Fyne app package, so everything else
@@ -66,6 +68,9 @@ integration: deps
 
 $(GOPLS):
 	GOBIN=$(CURDIR)/bin $(GO) install golang.org/x/tools/gopls@$(GOPLS_VERSION) || echo "gopls not installed: the LSP integration test is skipped"
+
+$(PYRIGHT):
+	npm install --no-audit --no-fund --prefix $(CURDIR)/bin/pyright pyright@$(PYRIGHT_VERSION) || echo "pyright not installed: the LSP pyright test is skipped"
 
 $(FYNE):
 	GOBIN=$(CURDIR)/bin $(GO) install fyne.io/tools/cmd/fyne@$(FYNE_TOOLS_VERSION)
