@@ -5,6 +5,12 @@ BIN     := bin/agentdesk
 TAGS    := migrated_fynedo
 FYNE    := bin/fyne
 FYNE_TOOLS_VERSION := v1.7.4
+# The real language server the LSP client's integration test drives
+# (extensions/lsp/gopls_test.go finds bin/gopls; skipped when absent).
+GOPLS   := bin/gopls
+GOPLS_VERSION := v0.23.0
+PYRIGHT := bin/pyright/node_modules/.bin/pyright-langserver
+PYRIGHT_VERSION := 1.1.414
 
 .PHONY: all deps build run test vet check-imports unit smoke bench bundle integration clean
 
@@ -25,7 +31,7 @@ vet:
 	$(GO) vet -tags $(TAGS) ./...
 	GOOS=windows $(GO) vet ./agent/... ./extensions/... ./storage/...
 
-unit:
+unit: $(GOPLS) $(PYRIGHT)
 	$(GO) test -race -count=1 -tags $(TAGS) ./...
 
 # Only app/ may import the GL-linked Fyne app package, so everything else
@@ -59,6 +65,12 @@ bench: deps
 # Ponytail end to end; needs PONYTAIL_REPO=/path/to/ponytail (a clone or bare mirror).
 integration: deps
 	$(GO) test -count=1 -tags "$(TAGS) integration" -run 'TestPonytail' -v ./app/
+
+$(GOPLS):
+	GOBIN=$(CURDIR)/bin $(GO) install golang.org/x/tools/gopls@$(GOPLS_VERSION) || echo "gopls not installed: the LSP integration test is skipped"
+
+$(PYRIGHT):
+	npm install --no-audit --no-fund --prefix $(CURDIR)/bin/pyright pyright@$(PYRIGHT_VERSION) || echo "pyright not installed: the LSP pyright test is skipped"
 
 $(FYNE):
 	GOBIN=$(CURDIR)/bin $(GO) install fyne.io/tools/cmd/fyne@$(FYNE_TOOLS_VERSION)

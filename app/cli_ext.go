@@ -252,6 +252,9 @@ func (x *extCLI) printInfo(i extensions.Info) {
 			fmt.Fprintf(x.out, "       tools: %s\n", strings.Join(sv.Tools, ", "))
 		}
 	}
+	for _, sv := range i.LSPServers {
+		fmt.Fprintf(x.out, "  lsp server %s: %s — %s\n", sv.Name, sv.Target(), sv.StateText())
+	}
 	for _, o := range i.Options {
 		fmt.Fprintf(x.out, "  setting %s (%s) = %s\n", o.Key, o.Title, optionText(o))
 	}
@@ -398,6 +401,16 @@ func (x *extCLI) printTrustServers(t extensions.Trust) {
 	}
 	for _, sv := range t.NotRunServers {
 		fmt.Fprintf(x.out, "  MCP server %s will not start: %s\n", sv.Name, sv.Inactive)
+	}
+	if len(t.LSPServers) > 0 {
+		fmt.Fprintf(x.out, "%s will start these LSP servers (with the first file they cover; they may write the project):\n", t.Name)
+	}
+	for _, sv := range t.LSPServers {
+		fmt.Fprintf(x.out, "  %s: %s\n", sv.Name, sv.Target())
+		fmt.Fprintf(x.out, "       %s\n", sv.CoversText())
+	}
+	for _, sv := range t.NotRunLSP {
+		fmt.Fprintf(x.out, "  LSP server %s will not start: %s\n", sv.Name, sv.Inactive)
 	}
 }
 

@@ -121,7 +121,7 @@ func TestExtCommandLineLifecycle(t *testing.T) {
 	// JSON fields are the documented, stable ones.
 	var raw map[string]any
 	json.Unmarshal([]byte(c.ok("ext", "show", "fixture", "--json")), &raw)
-	for _, k := range []string{"id", "name", "version", "description", "source_url", "requested_ref", "commit", "previous_commit", "enabled", "status", "hooks", "skills", "diagnostics", "last_error", "mcp_servers"} {
+	for _, k := range []string{"id", "name", "version", "description", "source_url", "requested_ref", "commit", "previous_commit", "enabled", "status", "hooks", "skills", "diagnostics", "last_error", "mcp_servers", "lsp_servers"} {
 		if _, ok := raw[k]; !ok {
 			t.Errorf("--json lacks %q", k)
 		}

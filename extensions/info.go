@@ -47,6 +47,7 @@ type Info struct {
 	Commands       []Command   `json:"commands"`
 	Agents         []Agent     `json:"agents"`
 	MCPServers     []MCPServer `json:"mcp_servers"`
+	LSPServers     []LSPServer `json:"lsp_servers"`
 	Diagnostics    []string    `json:"diagnostics"`
 	LastError      string      `json:"last_error"`
 	ReviewReason   string      `json:"review_reason,omitempty"`
@@ -159,7 +160,7 @@ func (i Info) counts(hooks, mcp bool) []string {
 		n    int
 		what string
 		show bool
-	}{{len(i.Hooks), "hook", hooks}, {len(i.MCPServers), "MCP server", mcp}, {len(i.Skills), "skill", true},
+	}{{len(i.Hooks), "hook", hooks}, {len(i.MCPServers), "MCP server", mcp}, {len(i.LSPServers), "LSP server", mcp}, {len(i.Skills), "skill", true},
 		{len(i.Commands), "command", true}, {len(i.Agents), "agent", true}} {
 		if c.show && c.n > 0 {
 			out = append(out, counted(c.n, c.what))
@@ -199,7 +200,7 @@ func (m *Manager) load(ctx context.Context, e storage.Extension, withRuns bool) 
 		Plugin: e.Plugin, PluginSource: pluginSourceText(e.PluginSource),
 		PreviousCommit: e.PreviousCommit, Enabled: e.Enabled, LastError: e.LastError, ReviewReason: e.ReviewReason,
 		InstalledAt: e.InstalledAt, UpdatedAt: e.UpdatedAt, Dir: dir, DataDir: m.store.dataDir(e.ID),
-		Hooks: []Hook{}, Skills: []Skill{}, Commands: []Command{}, Agents: []Agent{}, MCPServers: []MCPServer{}, Diagnostics: []string{}}
+		Hooks: []Hook{}, Skills: []Skill{}, Commands: []Command{}, Agents: []Agent{}, MCPServers: []MCPServer{}, LSPServers: []LSPServer{}, Diagnostics: []string{}}
 	pkg, hash, err := m.version(ctx, e.ID, e.ActiveCommit)
 	if err == nil {
 		if _, statErr := os.Stat(dir); statErr != nil {
@@ -243,6 +244,9 @@ func (i *Info) fill(pkg *manifest.Package) {
 	i.Agents = append(i.Agents, agentsOf(pkg)...)
 	for _, s := range pkg.MCPServers {
 		i.MCPServers = append(i.MCPServers, mcpServerInfo(s))
+	}
+	for _, s := range pkg.LSPServers {
+		i.LSPServers = append(i.LSPServers, lspServerInfo(s))
 	}
 	i.Diagnostics = append(i.Diagnostics, pkg.Diagnostics...)
 }

@@ -31,6 +31,7 @@ func (i Info) ForDisplay() Info {
 	i.Commands = safeCommands(i.Commands)
 	i.Agents = safeAgents(i.Agents)
 	i.MCPServers = safeServers(i.MCPServers)
+	i.LSPServers = safeLSPServers(i.LSPServers)
 	opts := make([]OptionValue, len(i.Options))
 	for k, o := range i.Options {
 		o.Title, o.Description, o.Value, o.Default = s(o.Title), s(o.Description), s(o.Value), s(o.Default)
@@ -55,6 +56,7 @@ func (t Trust) ForDisplay() Trust {
 	t.Commands = safeCommands(t.Commands)
 	t.Agents = safeAgents(t.Agents)
 	t.MCPServers, t.NotRunServers = safeServers(t.MCPServers), safeServers(t.NotRunServers)
+	t.LSPServers, t.NotRunLSP = safeLSPServers(t.LSPServers), safeLSPServers(t.NotRunLSP)
 	return t
 }
 

@@ -43,12 +43,17 @@ type Trust struct {
 	// MCPServers are the MCP servers that start once it is enabled (with
 	// the first prompt, never now); NotRunServers those that cannot.
 	MCPServers, NotRunServers []MCPServer
+	// LSPServers are the language servers that start once it is enabled
+	// (with the first covered file); NotRunLSP those that cannot.
+	LSPServers, NotRunLSP []LSPServer
 }
 
 // NeedsConfirmation reports whether the trust dialog must be shown; an
 // extension with no runnable hooks or MCP servers (skills only) is
 // enabled directly.
-func (t Trust) NeedsConfirmation() bool { return len(t.Hooks) > 0 || len(t.MCPServers) > 0 }
+func (t Trust) NeedsConfirmation() bool {
+	return len(t.Hooks) > 0 || len(t.MCPServers) > 0 || len(t.LSPServers) > 0
+}
 
 // TrustPrompt returns the hook list to confirm before enabling id, with
 // the diff against the list the user trusted before, if any.
@@ -81,6 +86,15 @@ func (m *Manager) TrustPrompt(ctx context.Context, id string) (Trust, error) {
 			t.NotRunServers = append(t.NotRunServers, v)
 		} else {
 			t.MCPServers = append(t.MCPServers, v)
+		}
+	}
+	for _, s := range pkg.LSPServers {
+		v := lspServerInfo(s)
+		v.Env = trustValues(s.Env)
+		if s.Inactive != "" {
+			t.NotRunLSP = append(t.NotRunLSP, v)
+		} else {
+			t.LSPServers = append(t.LSPServers, v)
 		}
 	}
 	if old := m.trustedPackage(ctx, e); old != nil && e.TrustedHash != hash {

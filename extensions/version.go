@@ -74,13 +74,13 @@ func runnableServers(pkg *manifest.Package) []manifest.MCPServer {
 // trustHash is the hash of what the user trusts: the runnable hooks and
 // MCP servers.
 func trustHash(pkg *manifest.Package) string {
-	return manifest.TrustHash(runnableHooks(pkg), runnableServers(pkg))
+	return manifest.TrustHashWithLSP(runnableHooks(pkg), runnableServers(pkg), runnableLSP(pkg))
 }
 
 // needsTrust reports whether enabling pkg runs anything of it: hooks or
 // MCP servers.
 func needsTrust(pkg *manifest.Package) bool {
-	return len(runnableHooks(pkg)) > 0 || len(runnableServers(pkg)) > 0
+	return len(runnableHooks(pkg)) > 0 || len(runnableServers(pkg)) > 0 || len(runnableLSP(pkg)) > 0
 }
 
 // displayName prefers interface.displayName, then the manifest name.

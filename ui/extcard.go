@@ -229,6 +229,7 @@ func (p *extensionsPane) detailBody(info extensions.Info) fyne.CanvasObject {
 	}
 	section("Hooks", hookLines(info.Hooks))
 	section("MCP servers", mcpLines(info.MCPServers))
+	section("LSP servers", lspLines(info.LSPServers))
 	section("Skills", p.skillLines(info))
 	section("Slash commands", p.commandLines(info))
 	section("Agents", agentLines(info.Agents))
@@ -361,6 +362,15 @@ func (p *extensionsPane) showTrust(t extensions.Trust) {
 	if len(t.NotRunServers) > 0 {
 		content.Add(widget.NewLabelWithStyle("MCP servers that will not start", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
 		content.Add(monoBlock(strings.Join(trustServerLines(t.NotRunServers), "\n")))
+	}
+	if len(t.LSPServers) > 0 {
+		content.Add(widget.NewLabelWithStyle("LSP servers that start with the first file they cover (they may write the project)",
+			fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
+		content.Add(monoBlock(strings.Join(trustLSPLines(t.LSPServers), "\n")))
+	}
+	if len(t.NotRunLSP) > 0 {
+		content.Add(widget.NewLabelWithStyle("LSP servers that will not start", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
+		content.Add(monoBlock(strings.Join(trustLSPLines(t.NotRunLSP), "\n")))
 	}
 	if len(t.NotRun) > 0 {
 		content.Add(widget.NewLabelWithStyle("Declared but not run (not part of what you trust)", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))

@@ -35,6 +35,9 @@ func (l *loader) stampHookFiles() error {
 	for _, s := range l.pkg.MCPServers {
 		paths = append(paths, s.Files...)
 	}
+	for _, s := range l.pkg.LSPServers {
+		paths = append(paths, s.Files...)
+	}
 	slices.Sort(paths)
 	sums := map[string]string{}
 	for _, p := range slices.Compact(paths) {
@@ -47,6 +50,13 @@ func (l *loader) stampHookFiles() error {
 	}
 	for i := range l.pkg.MCPServers {
 		s := &l.pkg.MCPServers[i]
+		s.FileSHA256 = nil
+		for _, f := range s.Files {
+			s.FileSHA256 = append(s.FileSHA256, sums[f])
+		}
+	}
+	for i := range l.pkg.LSPServers {
+		s := &l.pkg.LSPServers[i]
 		s.FileSHA256 = nil
 		for _, f := range s.Files {
 			s.FileSHA256 = append(s.FileSHA256, sums[f])

@@ -238,7 +238,6 @@ func TestLoadUnsupportedCapabilities(t *testing.T) {
 	for _, want := range []string{
 		"skipped agents path a.md: it does not exist",
 		"declares apps: not supported, ignored",
-		"declares lspServers: not supported, ignored",
 		"declares CwdChanged hooks: not supported, ignored",
 		`declares a "prompt" hook for SessionStart: not supported, ignored`,
 		`ignored "version": not a string`,
@@ -253,6 +252,9 @@ func TestLoadUnsupportedCapabilities(t *testing.T) {
 	}
 	if len(pkg.MCPServers) != 1 || pkg.MCPServers[0].Name != "x" || hasDiagnostic(pkg, "declares mcpServers") {
 		t.Errorf("MCP servers = %+v, diagnostics %q: want server x, declared and not reported as unsupported", pkg.MCPServers, pkg.Diagnostics)
+	}
+	if len(pkg.LSPServers) != 1 || pkg.LSPServers[0].Inactive == "" || hasDiagnostic(pkg, "declares lspServers") {
+		t.Errorf("LSP servers = %+v, diagnostics %q: want server go, inactive (no command), not reported as unsupported", pkg.LSPServers, pkg.Diagnostics)
 	}
 }
 

@@ -85,6 +85,9 @@ type Package struct {
 	Agents      []Agent        `json:",omitempty"` // subagent types, agents/ first, then the manifest's paths
 	// MCPServers are its MCP servers: .mcp.json first, then the manifest's.
 	MCPServers []MCPServer `json:",omitempty"`
+	// LSPServers are its language servers: .lsp.json first, then the
+	// manifest's "lspServers".
+	LSPServers []LSPServer `json:",omitempty"`
 }
 
 // Load validates the package extracted at root. Errors name the file and
@@ -131,6 +134,7 @@ func (l *loader) load(path string, fields map[string]json.RawMessage) error {
 	l.reportNotRun(fields)
 	l.loadUserConfig(fields["userConfig"])
 	l.loadMCPServers(path, fields)
+	l.loadLSPServers(path, fields)
 	if err := l.loadSkills(path, l.lenient("skills", fields)); err != nil {
 		return err
 	}

@@ -20,7 +20,6 @@ type notRun struct {
 }
 
 var notRunCapabilities = []notRun{
-	{"lspServers", ".lsp.json", "LSP server", jsonKeys("")},
 	{"outputStyles", "output-styles", "output style", markdownFiles},
 	{"apps", "", "app", nil},
 }
@@ -113,29 +112,4 @@ func markdownFiles(r pkgRoot, rel string) []string {
 		return nil
 	})
 	return names
-}
-
-// jsonKeys names the keys of a JSON file's object (or of its member key).
-func jsonKeys(member string) func(pkgRoot, string) []string {
-	return func(r pkgRoot, rel string) []string {
-		real, _, err := r.resolve(rel)
-		if err != nil {
-			return nil
-		}
-		data, err := readRegular(real, rel, MaxManifestBytes)
-		if err != nil {
-			return nil
-		}
-		var obj map[string]json.RawMessage
-		if json.Unmarshal(data, &obj) != nil {
-			return nil
-		}
-		if member != "" {
-			if inner, ok := obj[member]; ok {
-				obj = nil
-				json.Unmarshal(inner, &obj)
-			}
-		}
-		return keys(obj)
-	}
 }

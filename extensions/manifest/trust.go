@@ -131,7 +131,19 @@ const mcpHashVersion = "agentdesk-mcp-v1"
 // command names with their SHA-256 (so an update that changes server.py
 // is reviewed again).
 func TrustHash(hooks []Hook, servers []MCPServer) string {
-	if len(servers) == 0 {
+	return TrustHashWithLSP(hooks, servers, nil)
+}
+
+// lspHashVersion starts the LSP servers' part of a trust hash.
+const lspHashVersion = "agentdesk-lsp-v1"
+
+// TrustHashWithLSP is TrustHash with the package's language servers: each
+// adds its name, transport, argv, env (as written), the extensions it
+// covers, its workspace folder, initialization options and settings, the
+// user environment it reads, whether it is inactive, and its package files
+// with their SHA-256. Without language servers it is TrustHash.
+func TrustHashWithLSP(hooks []Hook, servers []MCPServer, lsp []LSPServer) string {
+	if len(servers) == 0 && len(lsp) == 0 {
 		return HooksHash(hooks)
 	}
 	h := sha256.New()
@@ -142,6 +154,12 @@ func TrustHash(hooks []Hook, servers []MCPServer) string {
 	h.Write(appendString(nil, mcpHashVersion))
 	for _, s := range servers {
 		h.Write(encodeMCPServer(s))
+	}
+	if len(lsp) > 0 { // only then, so packages without language servers keep their hashes
+		h.Write(appendString(nil, lspHashVersion))
+		for _, s := range lsp {
+			h.Write(encodeLSPServer(s))
+		}
 	}
 	return hex.EncodeToString(h.Sum(nil))
 }
@@ -161,6 +179,21 @@ func encodeMCPServer(s MCPServer) []byte {
 		b = appendStrings(b, s.FileSHA256)
 	}
 	return b
+}
+
+func encodeLSPServer(s LSPServer) []byte {
+	b := appendString(nil, s.Name)
+	b = appendString(b, s.Transport)
+	b = appendStrings(b, s.Argv())
+	b = appendPairs(b, s.Env)
+	b = appendPairs(b, s.ExtensionToLanguage)
+	b = appendString(b, s.WorkspaceFolder)
+	b = appendString(b, string(s.InitializationOptions))
+	b = appendString(b, string(s.Settings))
+	b = appendStrings(b, s.UserEnv)
+	b = append(b, flag(s.Inactive != ""))
+	b = appendStrings(b, s.Files)
+	return appendStrings(b, s.FileSHA256)
 }
 
 // ServerFileChange is a package file an MCP server's command names whose

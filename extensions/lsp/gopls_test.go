@@ -1,0 +1,169 @@
+package lsp
+
+import (
+	"context"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// goplsPath finds the real gopls: AGENTDESK_GOPLS, the repository's bin/
+// (the Makefile installs it there), or PATH.
+func goplsPath(t *testing.T) string {
+	if p := os.Getenv("AGENTDESK_GOPLS"); p != "" {
+		return p
+	}
+	if p, err := filepath.Abs("../../bin/gopls"); err == nil {
+		if _, err := os.Stat(p); err == nil {
+			return p
+		}
+	}
+	if p, err := exec.LookPath("gopls"); err == nil {
+		return p
+	}
+	t.Skip("gopls not found: set AGENTDESK_GOPLS or run `make bin/gopls` (GOBIN=bin go install golang.org/x/tools/gopls@v0.23.0)")
+	return ""
+}
+
+func writeFile(t *testing.T, path, text string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestGopls drives the real gopls over stdio: definition across files,
+// references, and the caller's "undefined:" diagnostic after an edit that
+// renames the function. (The host starts servers through agent/childproc;
+// this test exercises the client alone.)
+func TestGopls(t *testing.T) {
+	bin := goplsPath(t)
+	root := t.TempDir()
+	writeFile(t, filepath.Join(root, "go.mod"), "module example.com/tiny\n\ngo 1.22\n")
+	mainText := "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tfmt.Println(greet(\"x\"))\n}\n"
+	utilText := "package main\n\nfunc greet(name string) string { return \"hi \" + name }\n"
+	mainGo, utilGo := filepath.Join(root, "main.go"), filepath.Join(root, "util.go")
+	writeFile(t, mainGo, mainText)
+	writeFile(t, utilGo, utilText)
+
+	home := t.TempDir()
+	cmd := exec.Command(bin, "serve")
+	cmd.Dir = root
+	gocache, _ := exec.Command("go", "env", "GOCACHE").Output()
+	gomodcache, _ := exec.Command("go", "env", "GOMODCACHE").Output()
+	cmd.Env = append(os.Environ(), "HOME="+home, "XDG_CACHE_HOME="+filepath.Join(home, "cache"), "GOPROXY=off", "GOFLAGS=-mod=mod",
+		"GOCACHE="+strings.TrimSpace(string(gocache)), "GOMODCACHE="+strings.TrimSpace(string(gomodcache)), "GOTOOLCHAIN=local")
+	stdin, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+
+	var trace strings.Builder
+	c := NewClient(io.TeeReader(stdout, &lockedWriter{w: &trace}), stdin, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	if err := c.Initialize(ctx, root, nil); err != nil {
+		t.Fatalf("initialize: %v (stderr %s)", err, stderr.String())
+	}
+	since := time.Now()
+	if _, err := c.Sync(mainGo, "go", mainText); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Sync(utilGo, "go", utilText); err != nil {
+		t.Fatal(err)
+	}
+	c.WaitDiagnostics(ctx, mainGo, 1, since)
+
+	// greet( on line 6 of main.go, character 14 (1-based, as read_file shows).
+	pos := ToLSP(mainText, 6, 14)
+	locs, err := c.Locations(ctx, "textDocument/definition", mainGo, pos)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(locs) != 1 || PathOf(locs[0].URI) != utilGo {
+		t.Fatalf("definition = %+v, want util.go", locs)
+	}
+	if l, ch := FromLSP(utilText, locs[0].Range.Start); l != 3 || ch != 6 {
+		t.Errorf("definition at %d:%d, want 3:6", l, ch)
+	}
+	refs, err := c.Locations(ctx, "textDocument/references", utilGo, locs[0].Range.Start)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range refs {
+		got = append(got, Rel(root, PathOf(r.URI)))
+	}
+	if strings.Join(got, ",") != "util.go,main.go" && strings.Join(got, ",") != "main.go,util.go" {
+		t.Errorf("references in %q, want util.go and main.go", got)
+	}
+
+	// Rename greet in util.go: main.go's call is now undefined.
+	renamed := strings.Replace(utilText, "func greet", "func hello", 1)
+	writeFile(t, utilGo, renamed)
+	since = time.Now()
+	v, _ := c.Sync(utilGo, "go", renamed)
+	c.Save(utilGo)
+	start := time.Now()
+	c.WaitDiagnostics(ctx, utilGo, v, since)
+	var shown string
+	for time.Since(start) < 20*time.Second {
+		var ds []Diagnostic
+		for _, d := range c.Diagnostics(mainGo) {
+			l, ch := FromLSP(mainText, d.Range.Start)
+			ds = append(ds, Diagnostic{Path: Rel(root, mainGo), Line: l, Col: ch, Severity: d.Severity, Message: d.Message, Source: d.Source})
+		}
+		if shown = FormatDiagnostics(ds); strings.Contains(shown, "undefined: greet") {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Logf("diagnostics after %v:\n%s", time.Since(start).Round(time.Millisecond), shown)
+	if !strings.HasPrefix(shown, "main.go:6:14 error undefined: greet") {
+		t.Errorf("main.go diagnostics %q, want main.go:6:14 error undefined: greet", shown)
+	}
+	// gopls answers shutdown once its current diagnosis pass ends: on a
+	// loaded machine that takes seconds.
+	sctx, scancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer scancel()
+	shutdownStart := time.Now()
+	err = c.Shutdown(sctx)
+	t.Logf("shutdown answered in %v", time.Since(shutdownStart).Round(time.Millisecond))
+	if err != nil {
+		t.Errorf("shutdown: %v; last output %s; stderr %s", err, tail(trace.String()), tail(stderr.String()))
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Error("gopls still running 5 s after exit")
+	}
+}
+
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+func tail(s string) string {
+	if len(s) > 1500 {
+		return s[len(s)-1500:]
+	}
+	return s
+}
