@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/agentdesk/agentdesk/agent"
 	"github.com/agentdesk/agentdesk/agent/childproc"
 	"github.com/agentdesk/agentdesk/agent/lifecycle"
 	"github.com/agentdesk/agentdesk/extensions"
@@ -34,6 +35,10 @@ type advancedPane struct {
 	status   *widget.Label
 	// The sandbox's extra folders and secrets, one path a line.
 	readable, writable, secrets *widget.Entry
+	// The open project's sandbox switches; hidden without a project.
+	project                 agent.Project
+	projectLabel            *widget.Label
+	noNetwork, autoConfined *widget.Check
 }
 
 func newAdvancedPane(u *UI) *advancedPane { return &advancedPane{u: u} }
@@ -51,6 +56,9 @@ func (a *advancedPane) buildUI() fyne.CanvasObject {
 	a.writable = pathsEntry("one folder a line, e.g. ~/.m2")
 	a.secrets = pathsEntry("one a line, absolute or relative to the home folder, e.g. .config/rclone")
 	_, sandboxText := childproc.SandboxStatus()
+	a.projectLabel = &widget.Label{Truncation: fyne.TextTruncateEllipsis}
+	a.noNetwork = widget.NewCheck("Commands have no network (TCP refused; Landlock ABI 4 or later)", nil)
+	a.autoConfined = widget.NewCheck("Confined commands run without asking (ask/deny rules and Run unconfined still ask)", nil)
 	data := a.u.d.DataDir
 	logFile := a.u.d.LogFile
 	form := &widget.Form{Items: []*widget.FormItem{
@@ -68,6 +76,8 @@ func (a *advancedPane) buildUI() fyne.CanvasObject {
 		{Text: "Also readable", Widget: a.readable, HintText: "folders inside a withheld one that every command, hook and server may read"},
 		{Text: "Also writable", Widget: a.writable, HintText: "folders beyond the project, the data folder and the caches they may write"},
 		{Text: "Also withheld", Widget: a.secrets, HintText: "withheld like ~/.ssh, ~/.aws and the other built-in secrets, which always are"},
+		{Text: "This project", Widget: container.NewVBox(a.projectLabel, a.noNetwork, a.autoConfined),
+			HintText: "the network switch applies to sessions opened afterwards"},
 		{Text: "Data folder", Widget: container.NewBorder(nil, nil, nil,
 			&widget.Button{Text: "Open folder", OnTapped: func() { a.open(data) }}, &widget.Label{Text: data, Truncation: fyne.TextTruncateEllipsis})},
 		{Text: "Log file", Widget: container.NewBorder(nil, nil, nil,
@@ -79,14 +89,33 @@ func (a *advancedPane) buildUI() fyne.CanvasObject {
 }
 
 func (a *advancedPane) shown() {
+	if a.u.chat != nil {
+		a.project = a.u.chat.project
+	}
+	project := a.project
 	background(a.u, func(ctx context.Context) (advancedState, error) {
 		s := a.u.d.Extensions.HookSettings(ctx)
 		detected := ""
 		if a.u.d.DetectedPATH != nil {
 			detected = a.u.d.DetectedPATH()
 		}
-		return advancedState{s, detected, a.u.d.Extensions.SandboxFolders(ctx)}, nil
+		st := advancedState{s, detected, a.u.d.Extensions.SandboxFolders(ctx), agent.ProjectSandbox{}}
+		if project.ID != 0 {
+			st.project = a.u.d.Agent.ProjectSandbox(ctx, project.ID)
+		}
+		return st, nil
 	}, func(s advancedState, _ error) {
+		a.projectLabel.SetText(project.Path)
+		if project.ID == 0 {
+			a.projectLabel.SetText("no project open")
+			a.noNetwork.Disable()
+			a.autoConfined.Disable()
+		} else {
+			a.noNetwork.Enable()
+			a.autoConfined.Enable()
+		}
+		a.noNetwork.SetChecked(s.project.NoNetwork)
+		a.autoConfined.SetChecked(s.project.ConfinedAutoAllow)
 		a.readable.SetText(strings.Join(s.folders.Read, "\n"))
 		a.writable.SetText(strings.Join(s.folders.Write, "\n"))
 		a.secrets.SetText(strings.Join(s.folders.Secrets, "\n"))
@@ -104,6 +133,7 @@ type advancedState struct {
 	hooks    extensions.HookSettings
 	detected string
 	folders  childproc.UserFolders
+	project  agent.ProjectSandbox
 }
 
 func pathsEntry(placeholder string) *widget.Entry {
@@ -133,13 +163,21 @@ func (a *advancedPane) onSave() {
 	s := extensions.HookSettings{DefaultTimeout: time.Duration(numbers[0].value) * time.Second, PATH: a.path.Text,
 		StopLimit: numbers[1].value, ContextCapKiB: numbers[2].value,
 		MCPStartTimeout: time.Duration(numbers[3].value) * time.Second, MCPCallTimeout: time.Duration(numbers[4].value) * time.Second}
+	project := a.project
+	projectSandbox := agent.ProjectSandbox{NoNetwork: a.noNetwork.Checked, ConfinedAutoAllow: a.autoConfined.Checked}
 	folders := childproc.UserFolders{Read: extensions.SplitPaths(a.readable.Text),
 		Write: extensions.SplitPaths(a.writable.Text), Secrets: extensions.SplitPaths(a.secrets.Text)}
 	background(a.u, func(ctx context.Context) (struct{}, error) {
 		if err := a.u.d.Extensions.SaveHookSettings(ctx, s); err != nil {
 			return struct{}{}, err
 		}
-		return struct{}{}, a.u.d.Extensions.SaveSandboxFolders(ctx, folders)
+		if err := a.u.d.Extensions.SaveSandboxFolders(ctx, folders); err != nil {
+			return struct{}{}, err
+		}
+		if project.ID == 0 {
+			return struct{}{}, nil
+		}
+		return struct{}{}, a.u.d.Agent.SetProjectSandbox(ctx, project.ID, projectSandbox)
 	}, func(_ struct{}, err error) {
 		if err != nil {
 			a.status.SetText("Not saved: " + err.Error())

@@ -31,13 +31,14 @@ func TestScreenshotRunUnconfined(t *testing.T) {
 // screenshots' -run TestScreenshotAdvancedSandbox ./ui/).
 func TestScreenshotAdvancedSandbox(t *testing.T) {
 	h := newHarness(t, harnessOptions{})
-	u := h.open(false)
+	u := h.open(true)
 	u.setAppearance("dark")
 	u.ShowPreferences("advanced")
 	pane := u.prefs.panes[sectionAdvanced].(*advancedPane)
 	h.loop.waitFor(t, "the settings to load", func() bool { return pane.timeout != nil && pane.timeout.Text != "" })
 	pane.writable.SetText("~/.m2\n/srv/builds")
 	pane.secrets.SetText(".config/rclone")
+	pane.autoConfined.SetChecked(true)
 	u.prefs.win.Resize(fyne.NewSize(1000, 1100))
 	h.relayout(u.prefs.win)
 	h.loop.runQueued()
