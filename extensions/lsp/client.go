@@ -221,6 +221,18 @@ func (c *Client) Diagnostics(path string) []WireDiagnostic {
 	return c.diags[URI(path)].diags
 }
 
+// DiagnosticsIn is what the server last published for path, whose text
+// is text, with positions converted to the model's 1-based ones and the
+// path shown relative to root.
+func (c *Client) DiagnosticsIn(root, path, text string) []Diagnostic {
+	var out []Diagnostic
+	for _, d := range c.Diagnostics(path) {
+		line, col := FromLSP(text, d.Range.Start)
+		out = append(out, Diagnostic{Path: Rel(root, path), Line: line, Col: col, Severity: d.Severity, Message: d.Message, Source: d.Source})
+	}
+	return out
+}
+
 // AllDiagnostics is what the server last published, by path.
 func (c *Client) AllDiagnostics() map[string][]WireDiagnostic {
 	c.mu.Lock()

@@ -2,47 +2,20 @@ package lsp
 
 import (
 	"context"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 )
 
-// goplsPath finds the real gopls: AGENTDESK_GOPLS, the repository's bin/
-// (the Makefile installs it there), or PATH.
-func goplsPath(t *testing.T) string {
-	if p := os.Getenv("AGENTDESK_GOPLS"); p != "" {
-		return p
-	}
-	if p, err := filepath.Abs("../../bin/gopls"); err == nil {
-		if _, err := os.Stat(p); err == nil {
-			return p
-		}
-	}
-	if p, err := exec.LookPath("gopls"); err == nil {
-		return p
-	}
-	t.Skip("gopls not found: set AGENTDESK_GOPLS or run `make bin/gopls` (GOBIN=bin go install golang.org/x/tools/gopls@v0.23.0)")
-	return ""
-}
-
-func writeFile(t *testing.T, path, text string) {
-	t.Helper()
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // TestGopls drives the real gopls over stdio: definition across files,
 // references, and the caller's "undefined:" diagnostic after an edit that
-// renames the function. (The host starts servers through agent/childproc;
-// this test exercises the client alone.)
+// renames the function. It runs confined, started as the host starts
+// servers.
 func TestGopls(t *testing.T) {
-	bin := goplsPath(t)
+	bin := realServer(t, "AGENTDESK_GOPLS", "gopls", "gopls", "run `make test`, which installs it into bin/ (GOBIN=bin go install golang.org/x/tools/gopls@v0.23.0)")
 	root := t.TempDir()
 	writeFile(t, filepath.Join(root, "go.mod"), "module example.com/tiny\n\ngo 1.22\n")
 	mainText := "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tfmt.Println(greet(\"x\"))\n}\n"
@@ -52,27 +25,15 @@ func TestGopls(t *testing.T) {
 	writeFile(t, utilGo, utilText)
 
 	home := t.TempDir()
-	cmd := exec.Command(bin, "serve")
-	cmd.Dir = root
 	gocache, _ := exec.Command("go", "env", "GOCACHE").Output()
 	gomodcache, _ := exec.Command("go", "env", "GOMODCACHE").Output()
-	cmd.Env = append(os.Environ(), "HOME="+home, "XDG_CACHE_HOME="+filepath.Join(home, "cache"), "GOPROXY=off", "GOFLAGS=-mod=mod",
+	env := append(os.Environ(), "HOME="+home, "XDG_CACHE_HOME="+filepath.Join(home, "cache"), "GOPROXY=off", "GOFLAGS=-mod=mod",
 		"GOCACHE="+strings.TrimSpace(string(gocache)), "GOMODCACHE="+strings.TrimSpace(string(gomodcache)), "GOTOOLCHAIN=local")
-	stdin, _ := cmd.StdinPipe()
-	stdout, _ := cmd.StdoutPipe()
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-
-	var trace strings.Builder
-	c := NewClient(io.TeeReader(stdout, &lockedWriter{w: &trace}), stdin, nil)
+	c := startServer(t, root, home, env, bin, "serve")
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	if err := c.Initialize(ctx, root, nil); err != nil {
-		t.Fatalf("initialize: %v (stderr %s)", err, stderr.String())
+		t.Fatalf("initialize: %v (stderr %s)", err, c.stderr.tail())
 	}
 	since := time.Now()
 	if _, err := c.Sync(mainGo, "go", mainText); err != nil {
@@ -117,12 +78,7 @@ func TestGopls(t *testing.T) {
 	c.WaitDiagnostics(ctx, utilGo, v, since)
 	var shown string
 	for time.Since(start) < 20*time.Second {
-		var ds []Diagnostic
-		for _, d := range c.Diagnostics(mainGo) {
-			l, ch := FromLSP(mainText, d.Range.Start)
-			ds = append(ds, Diagnostic{Path: Rel(root, mainGo), Line: l, Col: ch, Severity: d.Severity, Message: d.Message, Source: d.Source})
-		}
-		if shown = FormatDiagnostics(ds); strings.Contains(shown, "undefined: greet") {
+		if shown = FormatDiagnostics(c.DiagnosticsIn(root, mainGo, mainText)); strings.Contains(shown, "undefined: greet") {
 			break
 		}
 		time.Sleep(20 * time.Millisecond)
@@ -139,31 +95,9 @@ func TestGopls(t *testing.T) {
 	err = c.Shutdown(sctx)
 	t.Logf("shutdown answered in %v", time.Since(shutdownStart).Round(time.Millisecond))
 	if err != nil {
-		t.Errorf("shutdown: %v; last output %s; stderr %s", err, tail(trace.String()), tail(stderr.String()))
+		t.Errorf("shutdown: %v; last output %s; stderr %s", err, c.trace.tail(), c.stderr.tail())
 	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case <-done:
-	case <-time.After(5 * time.Second):
+	if !c.waitExit(5 * time.Second) {
 		t.Error("gopls still running 5 s after exit")
 	}
-}
-
-type lockedWriter struct {
-	mu sync.Mutex
-	w  io.Writer
-}
-
-func (l *lockedWriter) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.w.Write(p)
-}
-
-func tail(s string) string {
-	if len(s) > 1500 {
-		return s[len(s)-1500:]
-	}
-	return s
 }
