@@ -275,8 +275,7 @@ func (p projectCLI) trust(ctx context.Context, dir string, yes bool) error {
 	fmt.Fprintf(p.out, "Trusting %s lets its own settings run: %s. These commands run local code with your account's permissions:\n", safetext.Strip(f.Dir), f.Summary())
 	p.print(p.describe(f))
 	if d := f.Diff(); f.Trusted != nil && !d.Empty() {
-		b, _ := json.MarshalIndent(d, "", "  ")
-		fmt.Fprintf(p.out, "Changed since you trusted it:\n%s\n", safetext.Strip(string(b)))
+		fmt.Fprint(p.out, safetext.Strip(d.Text()))
 	}
 	if !yes {
 		fmt.Fprint(p.out, "Trust this folder? [y/N] ")

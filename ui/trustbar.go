@@ -150,48 +150,7 @@ func reviewText(f project.Folder) string {
 	}
 	if d := f.Diff(); f.Trusted != nil && !d.Empty() {
 		w.WriteString("\n")
-		w.WriteString(diffText(d))
-	}
-	return w.String()
-}
-
-func diffText(d project.Diff) string {
-	var w strings.Builder
-	line := func(format string, args ...any) { w.WriteString(safetext.Strip(fmt.Sprintf(format, args...)) + "\n") }
-	line("Changed since you trusted it")
-	for _, h := range d.Hooks.Added {
-		line("  + hook %s: %s", h.Event, strings.Join(h.Argv, " "))
-	}
-	for _, h := range d.Hooks.Removed {
-		line("  - hook %s: %s", h.Event, strings.Join(h.Argv, " "))
-	}
-	for _, c := range d.Hooks.Changed {
-		line("  - hook %s: %s", c.Old.Event, strings.Join(c.Old.Argv, " "))
-		line("  + hook %s: %s", c.New.Event, strings.Join(c.New.Argv, " "))
-	}
-	for _, f := range d.Files {
-		line("  ~ file %s (its content changed)", f)
-	}
-	for _, s := range d.ServersAdded {
-		line("  + MCP server %s", s)
-	}
-	for _, s := range d.ServersRemoved {
-		line("  - MCP server %s", s)
-	}
-	for _, s := range d.ServersChanged {
-		line("  ~ MCP server %s", s)
-	}
-	for _, r := range d.RulesAdded {
-		line("  + %s", r)
-	}
-	for _, r := range d.RulesRemoved {
-		line("  - %s", r)
-	}
-	for _, e := range d.EnvAdded {
-		line("  + env %s", e)
-	}
-	for _, e := range d.EnvRemoved {
-		line("  - env %s", e)
+		w.WriteString(safetext.Strip(d.Text()))
 	}
 	return w.String()
 }

@@ -2,7 +2,9 @@ package project
 
 import (
 	"encoding/json"
+	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/agentdesk/agentdesk/extensions/manifest"
 )
@@ -93,4 +95,49 @@ func diffLists(old, now []string) (added, removed []string) {
 		}
 	}
 	return added, removed
+}
+
+// Text is the diff for people, one change a line ("+ hook PreToolUse:
+// ./guard.sh", "~ file .claude/hooks/x.py (its content changed)"), under
+// the heading "Changed since you trusted it": the review dialog and
+// `agentdesk project trust` show it. Callers make it safe to display.
+func (d Diff) Text() string {
+	var w strings.Builder
+	line := func(format string, args ...any) { fmt.Fprintf(&w, format+"\n", args...) }
+	line("Changed since you trusted it")
+	for _, h := range d.Hooks.Added {
+		line("  + hook %s: %s", h.Event, strings.Join(h.Argv, " "))
+	}
+	for _, h := range d.Hooks.Removed {
+		line("  - hook %s: %s", h.Event, strings.Join(h.Argv, " "))
+	}
+	for _, c := range d.Hooks.Changed {
+		line("  - hook %s: %s", c.Old.Event, strings.Join(c.Old.Argv, " "))
+		line("  + hook %s: %s", c.New.Event, strings.Join(c.New.Argv, " "))
+	}
+	for _, f := range d.Files {
+		line("  ~ file %s (its content changed)", f)
+	}
+	for _, s := range d.ServersAdded {
+		line("  + MCP server %s", s)
+	}
+	for _, s := range d.ServersRemoved {
+		line("  - MCP server %s", s)
+	}
+	for _, s := range d.ServersChanged {
+		line("  ~ MCP server %s", s)
+	}
+	for _, r := range d.RulesAdded {
+		line("  + %s", r)
+	}
+	for _, r := range d.RulesRemoved {
+		line("  - %s", r)
+	}
+	for _, e := range d.EnvAdded {
+		line("  + env %s", e)
+	}
+	for _, e := range d.EnvRemoved {
+		line("  - env %s", e)
+	}
+	return w.String()
 }
