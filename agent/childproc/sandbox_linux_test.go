@@ -55,24 +55,10 @@ func requireLandlock(t *testing.T) {
 // point at it for the test.
 func plantedHome(t *testing.T) (home, project string) {
 	t.Helper()
-	home = t.TempDir()
-	if dir, err := os.MkdirTemp("/var/tmp", "agentdesk-home-"); err == nil {
-		home = dir
-		t.Cleanup(func() { os.RemoveAll(dir) })
-	}
-	for name, body := range map[string]string{
+	home = childproctest.PlantHome(t, map[string]string{
 		".ssh/id_ed25519": "PRIVATE KEY BYTES", ".local/share/agentdesk/agentdesk.db": "SQLite format 3",
 		".bashrc": "# rc", "project/main.go": "package main",
-	} {
-		path := filepath.Join(home, name)
-		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(body), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
-	t.Setenv("HOME", home)
+	})
 	t.Setenv("AGENTDESK_HOME", filepath.Join(home, ".local/share/agentdesk"))
 	return home, filepath.Join(home, "project")
 }

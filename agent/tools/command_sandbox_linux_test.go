@@ -7,23 +7,14 @@ import (
 	"testing"
 
 	"github.com/agentdesk/agentdesk/agent/childproc"
+	"github.com/agentdesk/agentdesk/agent/childproc/childproctest"
 )
 
 // plantKey makes a fake home with a private key and AgentDesk's database,
 // and points HOME and AGENTDESK_HOME at it.
 func plantKey(t *testing.T) string {
 	t.Helper()
-	home := t.TempDir()
-	for name, body := range map[string]string{".ssh/id_ed25519": "PRIVATE KEY BYTES", "ad/agentdesk.db": "SQLite format 3"} {
-		path := filepath.Join(home, name)
-		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(body), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
-	t.Setenv("HOME", home)
+	home := childproctest.PlantHome(t, map[string]string{".ssh/id_ed25519": "PRIVATE KEY BYTES", "ad/agentdesk.db": "SQLite format 3"})
 	t.Setenv("AGENTDESK_HOME", filepath.Join(home, "ad"))
 	return home
 }

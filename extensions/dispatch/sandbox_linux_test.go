@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/agent"
 	"github.com/agentdesk/agentdesk/agent/childproc"
+	"github.com/agentdesk/agentdesk/agent/childproc/childproctest"
 	"github.com/agentdesk/agentdesk/agent/lifecycle"
 	"github.com/agentdesk/agentdesk/agent/llm/llmtest"
 )
@@ -65,23 +66,7 @@ func TestMCPServerIsConfined(t *testing.T) {
 	if confined, why := childproc.SandboxStatus(); !confined {
 		t.Skip(why)
 	}
-	home, err := os.MkdirTemp("/var/tmp", "agentdesk-home-")
-	if err != nil {
-		home = t.TempDir()
-	} else {
-		t.Cleanup(func() { os.RemoveAll(home) })
-	}
-	files := map[string]string{".ssh/id_ed25519": "PRIVATE KEY BYTES", "notes.txt": "ordinary notes"}
-	for name, body := range files {
-		path := filepath.Join(home, name)
-		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(body), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
-	t.Setenv("HOME", home)
+	home := childproctest.PlantHome(t, map[string]string{".ssh/id_ed25519": "PRIVATE KEY BYTES", "notes.txt": "ordinary notes"})
 	e := newMCPEnv(t, agent.AllowOnce)
 	s := e.session()
 	read := func(path string) string {

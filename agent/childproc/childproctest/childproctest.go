@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -44,4 +45,30 @@ func WaitGone(t testing.TB, pid int) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+}
+
+// PlantHome makes a fake home folder holding files (path relative to the
+// home → content, folders made as needed) and points HOME at it for the
+// test. It lies outside the system's temporary folder where it can
+// (/var/tmp), since a confined child's private TMPDIR lies there and
+// would make the home writable.
+func PlantHome(t testing.TB, files map[string]string) string {
+	t.Helper()
+	home, err := os.MkdirTemp("/var/tmp", "agentdesk-home-")
+	if err != nil {
+		home = t.TempDir()
+	} else {
+		t.Cleanup(func() { os.RemoveAll(home) })
+	}
+	for name, body := range files {
+		path := filepath.Join(home, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv("HOME", home)
+	return home
 }
