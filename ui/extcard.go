@@ -346,45 +346,38 @@ func (p *extensionsPane) showTrust(t extensions.Trust) {
 	if t.Reason != "" {
 		content.Add(&widget.Label{Text: "Why again: " + t.Reason + ".", Wrapping: fyne.TextWrapWord, Importance: widget.WarningImportance})
 	}
+	// section is a bold title over its lines in a monospaced block.
+	section := func(title string, lines []string) {
+		content.Add(widget.NewLabelWithStyle(title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
+		content.Add(monoBlock(strings.Join(lines, "\n")))
+	}
 	if t.Diff != nil && !t.Diff.Empty() {
 		content.Add(widget.NewLabelWithStyle("What changed since you last trusted it", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
 		content.Add(monoBlock(safetext.Visible(strings.Join(extensions.DiffLines(*t.Diff), "\n"))))
 	}
 	if len(t.Hooks) > 0 {
-		content.Add(widget.NewLabelWithStyle("Commands that will run", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
-		content.Add(monoBlock(strings.Join(trustLines(t.Hooks), "\n")))
+		section("Commands that will run", trustLines(t.Hooks))
 	}
 	if len(t.MCPServers) > 0 {
-		content.Add(widget.NewLabelWithStyle("MCP servers that start with a session's first prompt (every tool call asks you)",
-			fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
-		content.Add(monoBlock(strings.Join(trustServerLines(t.MCPServers), "\n")))
+		section("MCP servers that start with a session's first prompt (every tool call asks you)", trustServerLines(t.MCPServers))
 	}
 	if len(t.NotRunServers) > 0 {
-		content.Add(widget.NewLabelWithStyle("MCP servers that will not start", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
-		content.Add(monoBlock(strings.Join(trustServerLines(t.NotRunServers), "\n")))
+		section("MCP servers that will not start", trustServerLines(t.NotRunServers))
 	}
 	if len(t.LSPServers) > 0 {
-		content.Add(widget.NewLabelWithStyle("LSP servers that start with the first file they cover (they may write the project)",
-			fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
-		content.Add(monoBlock(strings.Join(trustLSPLines(t.LSPServers), "\n")))
+		section("LSP servers that start with the first file they cover (they may write the project)", trustLSPLines(t.LSPServers))
 	}
 	if len(t.NotRunLSP) > 0 {
-		content.Add(widget.NewLabelWithStyle("LSP servers that will not start", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
-		content.Add(monoBlock(strings.Join(trustLSPLines(t.NotRunLSP), "\n")))
+		section("LSP servers that will not start", trustLSPLines(t.NotRunLSP))
 	}
 	if len(t.NotRun) > 0 {
-		content.Add(widget.NewLabelWithStyle("Declared but not run (not part of what you trust)", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
-		content.Add(monoBlock(strings.Join(notRunLines(t.NotRun), "\n")))
+		section("Declared but not run (not part of what you trust)", notRunLines(t.NotRun))
 	}
 	if len(t.Commands) > 0 {
-		content.Add(widget.NewLabelWithStyle("Slash commands it adds (their text goes to the model when you type them; nothing in them runs)",
-			fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
-		content.Add(monoBlock(strings.Join(commandLines(t.ID, t.Commands, nil), "\n")))
+		section("Slash commands it adds (their text goes to the model when you type them; nothing in them runs)", commandLines(t.ID, t.Commands, nil))
 	}
 	if len(t.Agents) > 0 {
-		content.Add(widget.NewLabelWithStyle("Agents it adds (the model may hand them tasks; their edits and commands ask you as usual)",
-			fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
-		content.Add(monoBlock(strings.Join(agentLines(t.Agents), "\n")))
+		section("Agents it adds (the model may hand them tasks; their edits and commands ask you as usual)", agentLines(t.Agents))
 	}
 	content.Add(newSecondaryLabel("${CLAUDE_PLUGIN_ROOT} is "+t.PluginRoot+"\n${CLAUDE_PLUGIN_DATA} is "+t.PluginData+
 		"\nHooks and MCP servers run without a shell, with a minimal environment and no API keys: hooks in the project folder, servers in the extension's folder.",
