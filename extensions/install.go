@@ -48,6 +48,12 @@ func (m *Manager) fetchAndValidate(ctx context.Context, src Source, progress fun
 	if err != nil {
 		return nil, err
 	}
+	return m.validate(f, progress)
+}
+
+// validate reads and checks the package f staged; on failure the staging
+// folder is gone.
+func (m *Manager) validate(f *fetched, progress func(Progress)) (*staged, error) {
 	failpoint("fetched")
 	report(progress, PhaseValidating)
 	pkg, err := manifest.Load(f.st.dir)
@@ -121,10 +127,16 @@ func (m *Manager) InstallFrom(ctx context.Context, src Source, progress func(Pro
 	if err != nil {
 		return Info{}, fmt.Errorf("install: %w", err) // fetch errors name the URL or host
 	}
+	return m.register(ctx, src, s, progress)
+}
+
+// register moves the validated s into the store and inserts its registry
+// row, disabled: the insert is the commit point.
+func (m *Manager) register(ctx context.Context, src Source, s *staged, progress func(Progress)) (Info, error) {
 	id := s.record.ExtensionID
 	defer m.lockOp(id)()
 	report(progress, PhaseActivating)
-	err = m.withRegistryLock(func() error {
+	err := m.withRegistryLock(func() error {
 		if _, err := m.db.Extension(ctx, id); err == nil {
 			s.st.discard()
 			return fmt.Errorf("%w: %q (uninstall it first, or update it)", ErrDuplicate, id)
@@ -133,7 +145,7 @@ func (m *Manager) InstallFrom(ctx context.Context, src Source, progress func(Pro
 			return err
 		}
 		failpoint("before-flip")
-		err := m.db.InstallExtension(context.WithoutCancel(ctx), storage.Extension{ID: id, SourceURL: url, RequestedRef: ref,
+		err := m.db.InstallExtension(context.WithoutCancel(ctx), storage.Extension{ID: id, SourceURL: src.URL, RequestedRef: src.Ref,
 			Plugin: src.Plugin, PluginSource: sourceRecord(s.from)}, s.record)
 		if err != nil {
 			os.RemoveAll(m.store.versionDir(id, s.commit))
@@ -146,7 +158,7 @@ func (m *Manager) InstallFrom(ctx context.Context, src Source, progress func(Pro
 		return nil
 	})
 	if err != nil {
-		return Info{}, fmt.Errorf("install %s: %w", url, err)
+		return Info{}, fmt.Errorf("install %s: %w", src.URL, err)
 	}
 	return m.Show(ctx, id)
 }

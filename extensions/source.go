@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -81,7 +83,7 @@ func (m *Manager) fetchSource(ctx context.Context, src Source, progress func(Pro
 	}
 	switch {
 	case src.Plugin != "":
-		return m.fetchEntry(ctx, f, mkt, src.Plugin, progress)
+		return m.fetchEntry(ctx, f, mkt, src.Plugin, progress, false)
 	case mkt.Self():
 		return f, nil
 	}
@@ -112,24 +114,37 @@ func (m *Manager) fetchRepo(ctx context.Context, url, ref string, progress func(
 }
 
 // fetchEntry turns the marketplace download f into the picked plugin's
-// package: its folder of the same commit, or its own repository.
-func (m *Manager) fetchEntry(ctx context.Context, f *fetched, mkt *marketplace.Marketplace, name string, progress func(Progress)) (*fetched, error) {
+// package: its folder of the same commit, or its own repository. f is
+// used up (moved or discarded) unless shared: then the plugin's folder is
+// copied out of it, and f stays for the next plugin of one install.
+func (m *Manager) fetchEntry(ctx context.Context, f *fetched, mkt *marketplace.Marketplace, name string, progress func(Progress), shared bool) (*fetched, error) {
+	drop := func() {
+		if !shared {
+			f.st.discard()
+		}
+	}
 	entry, err := mkt.Plugin(name)
 	if err == nil && entry.Unsupported != "" {
 		err = fmt.Errorf("plugin %q: %s", name, entry.Unsupported)
 	}
 	if err != nil {
-		f.st.discard()
+		drop()
 		return nil, err
 	}
 	folder := entry.Source.Path
-	if entry.Source.Kind == marketplace.SourceGit {
-		f.st.discard()
+	switch {
+	case entry.Source.Kind == marketplace.SourceGit:
+		drop()
 		if f, err = m.fetchRepo(ctx, entry.Source.URL, cmpOr(entry.Source.SHA, entry.Source.Ref), progress); err != nil {
 			return nil, fmt.Errorf("plugin %q of the marketplace: %w", name, err)
 		}
+		err = m.narrow(f, folder)
+	case shared:
+		f, err = m.copyOut(f, folder)
+	default:
+		err = m.narrow(f, folder)
 	}
-	if err := m.narrow(f, folder); err != nil {
+	if err != nil {
 		return nil, fmt.Errorf("plugin %q: %w", name, err)
 	}
 	f.from = entry.Source
@@ -165,23 +180,109 @@ func (m *Manager) narrow(f *fetched, rel string) error {
 }
 
 func (m *Manager) narrowTo(f *fetched, rel string) error {
-	root, err := filepath.EvalSymlinks(f.st.dir)
+	folder, err := m.pluginFolder(f, rel)
 	if err != nil {
 		return err
+	}
+	return m.moveToOwnStaging(f, folder)
+}
+
+// copyOut copies the folder rel of f's tree (all of it for "" or ".")
+// into a staging folder of its own, made self-contained as narrow makes
+// it, and leaves f as it was apart from that folder's outward symlinks,
+// which are now copies of their targets.
+func (m *Manager) copyOut(f *fetched, rel string) (*fetched, error) {
+	folder := f.st.dir
+	if rel != "" && rel != "." {
+		var err error
+		if folder, err = m.pluginFolder(f, rel); err != nil {
+			return nil, err
+		}
+	}
+	if info, err := os.Stat(folder); err != nil || !info.IsDir() {
+		return nil, fmt.Errorf("%s is not a folder", filepath.Base(folder))
+	}
+	st, err := m.store.newStaging()
+	if err != nil {
+		return nil, err
+	}
+	if err := copyTree(folder, st.dir); err != nil {
+		st.discard()
+		return nil, fmt.Errorf("stage the plugin folder: %w", err)
+	}
+	return &fetched{st: st, commit: f.commit, fetch: f.fetch}, nil
+}
+
+// pluginFolder checks that rel is a folder inside f's tree after
+// symlinks and makes it self-contained; it returns its real path.
+func (m *Manager) pluginFolder(f *fetched, rel string) (string, error) {
+	root, err := filepath.EvalSymlinks(f.st.dir)
+	if err != nil {
+		return "", err
 	}
 	real, err := filepath.EvalSymlinks(filepath.Join(root, filepath.FromSlash(rel)))
 	switch {
 	case errors.Is(err, os.ErrNotExist):
-		return fmt.Errorf("the folder %s does not exist in the repository", rel)
+		return "", fmt.Errorf("the folder %s does not exist in the repository", rel)
 	case err != nil:
-		return err
+		return "", err
 	case !within(root, real):
-		return fmt.Errorf("the folder %s resolves outside the repository", rel)
+		return "", fmt.Errorf("the folder %s resolves outside the repository", rel)
 	}
 	if err := m.materialise(f, root, real); err != nil {
+		return "", err
+	}
+	return real, nil
+}
+
+// copyTree copies the folder src to dst, which must not exist: folders,
+// regular files with their executable bit, and symlinks as links (after
+// materialise the ones left stay inside the folder, or dangle).
+func copyTree(src, dst string) error {
+	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(src, p)
+		if err != nil {
+			return err
+		}
+		to := filepath.Join(dst, rel)
+		switch {
+		case d.IsDir():
+			return os.Mkdir(to, 0o700)
+		case d.Type()&fs.ModeSymlink != 0:
+			target, err := os.Readlink(p)
+			if err != nil {
+				return err
+			}
+			return os.Symlink(target, to)
+		case d.Type().IsRegular():
+			return copyFile(p, to)
+		}
+		return nil // the fetch writes nothing else
+	})
+}
+
+func copyFile(src, dst string) error {
+	info, err := os.Stat(src)
+	if err != nil {
 		return err
 	}
-	return m.moveToOwnStaging(f, real)
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, info.Mode().Perm()&0o755|0o600)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
 }
 
 // materialise copies in what the plugin folder's symlinks name elsewhere

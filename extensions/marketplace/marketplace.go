@@ -290,7 +290,12 @@ func (m *Marketplace) Plugin(name string) (Plugin, error) {
 		}
 		names = append(names, p.Name)
 	}
-	return Plugin{}, fmt.Errorf("the marketplace lists no plugin %q; it lists %s", name, strings.Join(names, ", "))
+	const shown = 12 // a big marketplace's whole list would bury the error
+	list := strings.Join(names[:min(len(names), shown)], ", ")
+	if len(names) > shown {
+		list += fmt.Sprintf(" and %d more (agentdesk ext install URL lists them)", len(names)-shown)
+	}
+	return Plugin{}, fmt.Errorf("the marketplace lists no plugin %q; it lists %s", name, list)
 }
 
 // Self reports whether the marketplace lists only the repository itself
