@@ -115,15 +115,10 @@ func (x *extCLI) install(ctx context.Context, a cmdArgs) error {
 		return err
 	}
 	plugins := a.all["plugin"]
-	if len(plugins) == 0 {
-		plugins = []string{""}
+	if len(plugins) > 0 {
+		return x.installPlugins(ctx, url, a.vals["ref"], plugins)
 	}
-	for _, plugin := range plugins {
-		if err := x.installOne(ctx, extensions.Source{URL: url, Ref: a.vals["ref"], Plugin: plugin}); err != nil {
-			return err
-		}
-	}
-	return nil
+	return x.installOne(ctx, extensions.Source{URL: url, Ref: a.vals["ref"]})
 }
 
 func (x *extCLI) installOne(ctx context.Context, src extensions.Source) error {
@@ -137,6 +132,44 @@ func (x *extCLI) installOne(ctx context.Context, src extensions.Source) error {
 	if err != nil {
 		return err
 	}
+	x.printInstalled(info)
+	return nil
+}
+
+// installPlugins installs the picked plugins of a marketplace from one
+// download, one line (or block) per plugin as each ends, then a summary
+// when there are several; any failure makes the exit status 1.
+func (x *extCLI) installPlugins(ctx context.Context, url, ref string, plugins []string) error {
+	results, err := x.m.InstallPlugins(ctx, url, ref, plugins, x.progress, func(r extensions.PluginResult) {
+		x.endProgress()
+		if r.Err != nil {
+			if len(plugins) > 1 { // one plugin's failure is the command's error
+				fmt.Fprintf(x.out, "failed %s: %s\n", safetext.Strip(r.Plugin), safetext.Strip(r.Err.Error()))
+			}
+			return
+		}
+		x.printInstalled(r.Info)
+	})
+	x.endProgress()
+	if err != nil {
+		return err
+	}
+	summary := extensions.InstallSummary(results)
+	if len(results) > 1 {
+		fmt.Fprintln(x.out, summary)
+	}
+	for _, r := range results {
+		if r.Err != nil {
+			if len(results) == 1 {
+				return r.Err
+			}
+			return errors.New(summary)
+		}
+	}
+	return nil
+}
+
+func (x *extCLI) printInstalled(info extensions.Info) {
 	info = info.ForDisplay()
 	fmt.Fprintf(x.out, "installed %s %s at %s (disabled)\n", info.ID, orDash(info.Version), info.Commit)
 	for _, sv := range info.MCPServers {
@@ -144,7 +177,6 @@ func (x *extCLI) installOne(ctx context.Context, src extensions.Source) error {
 	}
 	x.printDiagnostics(info)
 	fmt.Fprintf(x.out, "review and enable it with: agentdesk ext enable %s\n", info.ID)
-	return nil
 }
 
 // printMarketplace lists a marketplace's plugins, as the pane does.

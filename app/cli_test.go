@@ -294,12 +294,14 @@ func TestExtInstallFromAMarketplace(t *testing.T) {
 	files := map[string]gittest.File{
 		".claude-plugin/marketplace.json": {Body: `{"name":"tools","plugins":[
 			{"name":"fixture","description":"The fixture plugin","version":"1.0.0","source":"./plugins/fixture"},
-			{"name":"other","description":"Another one","source":"./plugins/other"}]}`},
+			{"name":"other","description":"Another one","source":"./plugins/other"},
+			{"name":"third","source":"./plugins/third"}]}`},
 	}
 	for name, f := range fixture(t) {
 		files["plugins/fixture/"+name] = f
 	}
 	files["plugins/other/.claude-plugin/plugin.json"] = gittest.File{Body: `{"name":"other","version":"0.1.0"}`}
+	files["plugins/third/.claude-plugin/plugin.json"] = gittest.File{Body: `{"name":"third","version":"3.0.0"}`}
 	market.Commit(t, "main", "m", files)
 	market.SetHEAD(t, "main")
 	srv := gittest.Serve(t, map[string]*gittest.Repo{"market": market})
@@ -314,6 +316,13 @@ func TestExtInstallFromAMarketplace(t *testing.T) {
 	out = c.ok("ext", "install", url, "--plugin", "fixture", "--plugin", "other")
 	if !strings.Contains(out, "installed fixture 1.0.0") || !strings.Contains(out, "installed other 0.1.0") {
 		t.Fatalf("install --plugin ×2:\n%s", out)
+	}
+	// One that cannot be installed is named, the others go on, exit 1.
+	out, errOut, code = c.run("", "ext", "install", url, "--plugin", "nope", "--plugin", "third", "--plugin", "other")
+	if code != 1 || !strings.Contains(out, `failed nope: the marketplace lists no plugin "nope"`) || !strings.Contains(out, "installed third 3.0.0") ||
+		!strings.Contains(out, "failed other:") || !strings.Contains(out, "1 installed, 2 failed: nope, other") ||
+		!strings.Contains(errOut, "1 installed, 2 failed") {
+		t.Fatalf("install with failures: exit %d\nstdout %s\nstderr %s", code, out, errOut)
 	}
 	if info := c.show("fixture"); info.Plugin != "fixture" || info.SourceURL != url || info.PluginSource != "./plugins/fixture" {
 		t.Fatalf("ext show: %+v", info)
