@@ -201,15 +201,52 @@ func (p *extensionsPane) startInstall(srcs []extensions.Source) {
 	p.u.goWork(func() {
 		var done []extensions.Info
 		var err error
-		for _, src := range srcs {
+		if srcs[0].Plugin == "" {
 			var info extensions.Info
-			if info, err = p.u.d.Extensions.InstallFrom(ctx, src, progress); err != nil {
-				break
+			if info, err = p.u.d.Extensions.InstallFrom(ctx, srcs[0], progress); err == nil {
+				done = append(done, info)
 			}
-			done = append(done, info)
+		} else {
+			done, err = p.installPlugins(ctx, srcs, progress)
 		}
 		p.u.d.Do(func() { p.installed(done, srcs[0], err, ctx.Err() != nil) })
 	})
+}
+
+// installPlugins installs the picked plugins of one marketplace from one
+// download, counting them off in the progress line; the error names each
+// plugin that could not be installed, and why.
+func (p *extensionsPane) installPlugins(ctx context.Context, srcs []extensions.Source, progress func(extensions.Progress)) ([]extensions.Info, error) {
+	names := make([]string, len(srcs))
+	for i, src := range srcs {
+		names[i] = src.Plugin
+	}
+	var ended int
+	results, err := p.u.d.Extensions.InstallPlugins(ctx, srcs[0].URL, srcs[0].Ref, names, progress, func(r extensions.PluginResult) {
+		ended++
+		text := fmt.Sprintf("%d of %d plugins done (%s)", ended, len(names), safetext.Strip(r.Plugin))
+		p.u.d.Do(func() {
+			if p.cancel != nil {
+				p.phase.SetText(text)
+			}
+		})
+	})
+	if err != nil {
+		return nil, err
+	}
+	var done []extensions.Info
+	var failed []string
+	for _, r := range results {
+		if r.Err != nil {
+			failed = append(failed, r.Plugin+": "+r.Err.Error())
+			continue
+		}
+		done = append(done, r.Info)
+	}
+	if len(failed) > 0 {
+		return done, fmt.Errorf("%d could not be installed: %s", len(failed), strings.Join(failed, "; "))
+	}
+	return done, nil
 }
 
 func (p *extensionsPane) onCancelInstall() {
