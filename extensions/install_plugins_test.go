@@ -2,18 +2,21 @@ package extensions
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agentdesk/agentdesk/extensions/gittest"
+	"github.com/agentdesk/agentdesk/extensions/marketplace"
 )
 
 // bigMarketFiles is a marketplace of n plugins in folders of their own,
 // as wshobson/agents lays them out, plus one plugin in an unreachable
-// repository and one the host cannot install. Every plugin's agents
+// repository. Every plugin's agents
 // folder links to one shared folder outside it, so copying a plugin out
 // of the tree must not take what the next one needs.
 func bigMarketFiles(n int) map[string]gittest.File {
@@ -30,14 +33,13 @@ func bigMarketFiles(n int) map[string]gittest.File {
 		files["plugins/"+name+"/agents"] = gittest.File{Symlink: "../../shared/agents"}
 	}
 	entries = append(entries,
-		`{"name":"offline","description":"elsewhere","source":{"source":"git-subdir","url":"https://127.0.0.1:1/gone.git","path":"x"}}`,
-		`{"name":"npm-one","source":{"source":"npm","package":"@x/y"}}`)
+		`{"name":"offline","description":"elsewhere","source":{"source":"git-subdir","url":"https://127.0.0.1:1/gone.git","path":"x"}}`)
 	files[".claude-plugin/marketplace.json"] = gittest.File{Body: `{"name":"big","owner":{"name":"Big"},"plugins":[` + strings.Join(entries, ",") + `]}`}
 	return files
 }
 
 func TestInstallPluginsFetchesOnceAndGoesOnPastFailures(t *testing.T) {
-	const n = 90
+	const n = 91 // and one unreachable: 92 plugins
 	market := gittest.NewRepo(t)
 	e := newTestEnv(t, map[string]*gittest.Repo{"market": market})
 	market.Commit(t, "main", "marketplace", bigMarketFiles(n))
@@ -58,7 +60,7 @@ func TestInstallPluginsFetchesOnceAndGoesOnPastFailures(t *testing.T) {
 	for i := range n {
 		names = append(names, fmt.Sprintf("p%03d", i))
 	}
-	names = append([]string{"offline", "npm-one"}, names...) // failures first: the rest must still go on
+	names = append([]string{"offline"}, names...) // a failure first: the rest must still go on
 	names = append(names, "p001", "missing")
 	var heard []string
 	before = e.server.Requests()
@@ -69,8 +71,8 @@ func TestInstallPluginsFetchesOnceAndGoesOnPastFailures(t *testing.T) {
 	if got := e.server.Requests() - before; got != oneFetch {
 		t.Errorf("%d plugins took %d requests; one download takes %d", n, got, oneFetch)
 	}
-	if len(results) != n+3 || len(heard) != len(results) {
-		t.Fatalf("%d results, %d heard, want %d (a repeated name once)", len(results), len(heard), n+3)
+	if len(results) != n+2 || len(heard) != len(results) {
+		t.Fatalf("%d results, %d heard, want %d (a repeated name once)", len(results), len(heard), n+2)
 	}
 	failed := map[string]string{}
 	for _, r := range results {
@@ -85,11 +87,10 @@ func TestInstallPluginsFetchesOnceAndGoesOnPastFailures(t *testing.T) {
 			t.Errorf("%s lost the agents its link named: %v", r.Plugin, err)
 		}
 	}
-	if len(failed) != 3 || !strings.Contains(failed["offline"], "127.0.0.1:1") || !strings.Contains(failed["npm-one"], "npm") ||
-		!strings.Contains(failed["missing"], "and 80 more") {
+	if len(failed) != 2 || !strings.Contains(failed["offline"], "127.0.0.1:1") || !strings.Contains(failed["missing"], "and 80 more") {
 		t.Fatalf("failures: %q", failed)
 	}
-	if got := InstallSummary(results); got != fmt.Sprintf("%d installed, 3 failed: offline, npm-one, missing", n) {
+	if got := InstallSummary(results); got != fmt.Sprintf("%d installed, 2 failed: offline, missing", n) {
 		t.Errorf("summary %q", got)
 	}
 	if list, _ := e.m.List(ctx); len(list) != n {
@@ -116,5 +117,55 @@ func TestInstallPluginsRefusesWhatIsNoMarketplace(t *testing.T) {
 	cancel()
 	if _, err := e.m.InstallPlugins(ctx, e.url("plain"), "", []string{"a"}, nil, nil); err == nil {
 		t.Fatal("a cancelled install must fail")
+	}
+}
+
+// TestInstallPluginsRealMarketplace installs every plugin of a real
+// marketplace (a bare clone named by AGENTDESK_REAL_MARKETPLACE, e.g.
+// wshobson/agents) from a loopback server in one call: one download, and
+// each plugin installed or its reason given.
+func TestInstallPluginsRealMarketplace(t *testing.T) {
+	dir := os.Getenv("AGENTDESK_REAL_MARKETPLACE")
+	if dir == "" {
+		t.Skip("set AGENTDESK_REAL_MARKETPLACE to a bare clone of a marketplace (e.g. wshobson/agents)")
+	}
+	e := newTestEnv(t, map[string]*gittest.Repo{"market": {Dir: dir}})
+	ctx := context.Background()
+	before := e.server.Requests()
+	_, err := e.m.Install(ctx, e.url("market"), "", nil)
+	var mkt *MarketplaceError
+	if !errors.As(err, &mkt) {
+		t.Fatalf("not listed as a marketplace: %v", err)
+	}
+	oneFetch := e.server.Requests() - before
+	var names []string
+	local := 0
+	for _, p := range mkt.Marketplace.Plugins {
+		names = append(names, p.Name)
+		if p.Source.Kind == marketplace.SourcePath {
+			local++
+		}
+	}
+	before = e.server.Requests()
+	began := time.Now()
+	results, err := e.m.InstallPlugins(ctx, e.url("market"), "", names, nil, nil)
+	took := time.Since(began)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := e.server.Requests() - before; got != oneFetch {
+		t.Errorf("%d plugins took %d requests of the marketplace's server; one download takes %d", len(names), got, oneFetch)
+	}
+	installed := 0
+	for _, r := range results {
+		if r.Err != nil {
+			t.Logf("not installed: %s: %v", r.Plugin, r.Err)
+			continue
+		}
+		installed++
+	}
+	t.Logf("%s in %v (%d plugins in folders of the marketplace)", InstallSummary(results), took.Round(time.Millisecond), local)
+	if installed < local {
+		t.Errorf("%d installed, but %d plugins live in the marketplace's own folders", installed, local)
 	}
 }
