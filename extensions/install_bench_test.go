@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -158,4 +159,85 @@ func findGNUTime() string {
 		return ""
 	}
 	return path
+}
+
+// benchMarketPlugins is how many plugins wshobson/agents lets one install.
+const benchMarketPlugins = 91
+
+// benchMarketFiles is a marketplace of benchMarketPlugins plugins, each a
+// folder of 15 files of 10 KiB random bytes (about 14 MB in all, the size
+// of wshobson/agents) holding a skill and an agent.
+func benchMarketFiles() (map[string]gittest.File, []string) {
+	rng := rand.New(rand.NewChaCha8([32]byte{2}))
+	files := map[string]gittest.File{}
+	var entries, names []string
+	for i := range benchMarketPlugins {
+		name := fmt.Sprintf("p%03d", i)
+		names = append(names, name)
+		entries = append(entries, fmt.Sprintf(`{"name":%q,"description":"Plugin %d","source":"./plugins/%s"}`, name, i, name))
+		dir := "plugins/" + name + "/"
+		files[dir+".claude-plugin/plugin.json"] = gittest.File{Body: fmt.Sprintf(`{"name":%q,"version":"1.0.0"}`, name)}
+		files[dir+"skills/s"+name+"/SKILL.md"] = gittest.File{Body: "---\nname: s" + name + "\ndescription: d\n---\nbody\n"}
+		files[dir+"agents/a"+name+".md"] = gittest.File{Body: "---\nname: a" + name + "\ndescription: d\n---\nbody\n"}
+		for j := range 15 {
+			body := make([]byte, 10<<10)
+			for k := range body {
+				body[k] = byte(rng.Uint32())
+			}
+			files[fmt.Sprintf("%sskills/s%s/data%02d.bin", dir, name, j)] = gittest.File{Body: string(body)}
+		}
+	}
+	files[".claude-plugin/marketplace.json"] = gittest.File{Body: `{"name":"bench","owner":{"name":"b"},"plugins":[` + strings.Join(entries, ",") + `]}`}
+	return files, names
+}
+
+// BenchmarkInstallMarketplaceProcess times one `agentdesk ext install URL
+// --plugin …` of all 91 plugins of a 14 MB marketplace, as a process into
+// a fresh AGENTDESK_HOME, alternately with `git clone --depth 1` of the
+// same repository. goal-ratio is the install's median over its goal, 1.5×
+// the clone plus 20 ms per plugin (≤ 1 meets it).
+func BenchmarkInstallMarketplaceProcess(b *testing.B) {
+	bin := os.Getenv(benchBinaryEnv)
+	if bin == "" {
+		b.Skipf("set %s to an agentdesk binary (packaging/bench.sh builds one)", benchBinaryEnv)
+	}
+	gitPath, err := exec.LookPath("git")
+	if err != nil {
+		b.Skipf("git binary not found: %v", err)
+	}
+	files, names := benchMarketFiles()
+	repo := gittest.NewRepo(b)
+	repo.Commit(b, "main", "bench", files)
+	repo.SetHEAD(b, "main")
+	srv := gittest.Serve(b, map[string]*gittest.Repo{"market": repo})
+	url := srv.URL + "/market.git"
+	path := "PATH=" + os.Getenv("PATH")
+	argv := []string{bin, "ext", "install", url}
+	for _, n := range names {
+		argv = append(argv, "--plugin", n)
+	}
+	install := &process{b: b, dir: b.TempDir(), argv: func(dir string) ([]string, []string) {
+		return argv, []string{"AGENTDESK_HOME=" + dir, "HOME=" + dir, "SSL_CERT_FILE=" + srv.CAFile, path}
+	}}
+	clone := &process{b: b, dir: b.TempDir(), argv: func(dir string) ([]string, []string) {
+		return []string{gitPath, "clone", "--quiet", "--depth", "1", url, filepath.Join(dir, "clone")},
+			[]string{"HOME=" + dir, "GIT_SSL_CAINFO=" + srv.CAFile, "GIT_CONFIG_NOSYSTEM=1",
+				"GIT_CONFIG_GLOBAL=" + os.DevNull, "GIT_TERMINAL_PROMPT=0", path}
+	}}
+	var p gittest.Paired
+	var installs, clones []time.Duration
+	for b.Loop() {
+		p.Run(func() time.Duration { d := install.run(); installs = append(installs, d); return d },
+			func() time.Duration { d := clone.run(); clones = append(clones, d); return d })
+	}
+	p.Report(b, "install", "clone")
+	goal := 1.5*float64(medianOf(clones)) + float64(benchMarketPlugins*20*time.Millisecond)
+	b.ReportMetric(goal/float64(time.Millisecond), "goal-ms")
+	b.ReportMetric(float64(medianOf(installs))/goal, "goal-ratio")
+}
+
+func medianOf(d []time.Duration) time.Duration {
+	s := append([]time.Duration(nil), d...)
+	slices.Sort(s)
+	return s[len(s)/2]
 }
