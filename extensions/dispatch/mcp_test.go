@@ -506,3 +506,44 @@ func TestMCPDisableInAnotherProcessStopsTheServer(t *testing.T) {
 		t.Errorf("second call's result %q, want it refused without running", got)
 	}
 }
+
+func TestMCPDisableInAnotherProcessCancelsTheCallInFlight(t *testing.T) {
+	e := newMCPEnv(t, agent.AllowOnce)
+	s := e.session()
+	other, err := extensions.NewManager(context.Background(), e.db, e.paths.Extensions(), extensions.WithHTTPClient(e.testEnv.server.Client))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.model.Push(llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "mcp__plugin_mcpfix_fix__slow", Args: `{}`}}},
+		llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: echoTool, Args: `{"text":"after"}`}}},
+		llmtest.Reply{Text: "done"})
+	mark := filepath.Join(e.info.DataDir, "mark")
+	pids := make(chan int, 1)
+	go func() {
+		mcptest.WaitMark(t, mark, "started")
+		pids <- e.server("fix").Pid
+		if _, err := other.Disable(context.Background(), "mcpfix"); err != nil {
+			t.Error(err)
+		}
+	}()
+	reqs := e.model.Requests()
+	last := e.send(s, "wait, then echo")
+	mcptest.WaitMark(t, mark, "cancelled") // the server heard notifications/cancelled before it was ended
+	var results []string
+	for _, r := range e.model.Requests()[len(reqs):] {
+		results = append(results, toolResult(r))
+	}
+	if len(results) < 3 || !strings.Contains(results[1], "was disabled, removed or changed while the tool slow ran") {
+		t.Errorf("the slow call's result %q, want it cancelled because the extension went", results)
+	}
+	if got := toolResult(last); strings.Contains(got, "after") || !strings.Contains(got, "was disabled, removed or changed") {
+		t.Errorf("the next call's result %q, want it refused without running", got)
+	}
+	pid := <-pids
+	for start := time.Now(); !gone(pid) && time.Since(start) < 2*time.Second; { // the turn goes on while the server ends
+		time.Sleep(20 * time.Millisecond)
+	}
+	if pid == 0 || !gone(pid) {
+		t.Errorf("server %d still running after the disable", pid)
+	}
+}

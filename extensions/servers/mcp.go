@@ -85,7 +85,20 @@ type MCP struct {
 
 	wmu      sync.Mutex
 	watching map[string]string // extension id → the commit its servers run from, while watched
+
+	cmu   sync.Mutex
+	calls map[string]map[*context.CancelCauseFunc]bool // extension id → its tool calls in flight
 }
+
+// errGoneMidCall is why a tool call is cancelled when its extension is
+// disabled, removed or updated (perhaps in another process) while the
+// call runs.
+var errGoneMidCall = errors.New("extension disabled, removed or changed while this call ran")
+
+// cancelGrace is how long Stop lets the notifications/cancelled of the
+// calls it cancels reach their servers before it ends them (the SDK sends
+// them off the caller's path).
+const cancelGrace = 100 * time.Millisecond
 
 // NewMCP returns the host of reg's MCP servers; nothing starts until the
 // first Tools call asks for a project's servers.
@@ -99,7 +112,7 @@ func NewMCP(reg Registry, cfg MCPConfig) *MCP {
 	if cfg.LookupEnv == nil {
 		cfg.LookupEnv = os.LookupEnv
 	}
-	h := &MCP{reg: reg, cfg: cfg, watching: map[string]string{}}
+	h := &MCP{reg: reg, cfg: cfg, watching: map[string]string{}, calls: map[string]map[*context.CancelCauseFunc]bool{}}
 	h.sup = NewSupervisor[*mcpConn](Config{StartTimeout: h.startTimeout})
 	return h
 }
@@ -345,7 +358,13 @@ func (h *MCP) descriptor(x extensions.Active, server string, conn *mcp.Conn, t m
 			}
 			ctx, cancel := context.WithTimeout(ctx, h.callTimeout())
 			defer cancel()
+			ctx, done := h.inFlight(ctx, x.ID)
+			defer done()
 			text, isErr, err := conn.Call(ctx, tool, args, mcp.DefaultMaxResultBytes)
+			if errors.Is(context.Cause(ctx), errGoneMidCall) {
+				return lifecycle.ToolResult{Text: fmt.Sprintf("%s was disabled, removed or changed while the tool %s ran (perhaps in another AgentDesk window): the call was cancelled, and it may have done part of its work",
+					safetext.Strip(x.Label), safetext.Strip(tool)), IsError: true}
+			}
 			if err != nil {
 				return lifecycle.ToolResult{Text: fmt.Sprintf("MCP server %s: %v", server, err), IsError: true}
 			}
@@ -369,9 +388,54 @@ func toolName(plugin, server, tool string) string {
 	return name[:maxToolName-9] + "_" + hex.EncodeToString(sum[:4])
 }
 
+// inFlight registers a call of extension id's tools until done, so Stop
+// can cancel it.
+func (h *MCP) inFlight(ctx context.Context, id string) (context.Context, func()) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	key := &cancel
+	h.cmu.Lock()
+	if h.calls[id] == nil {
+		h.calls[id] = map[*context.CancelCauseFunc]bool{}
+	}
+	h.calls[id][key] = true
+	h.cmu.Unlock()
+	return ctx, func() {
+		h.cmu.Lock()
+		delete(h.calls[id], key)
+		if len(h.calls[id]) == 0 {
+			delete(h.calls, id)
+		}
+		h.cmu.Unlock()
+		cancel(nil)
+	}
+}
+
+// cancelCalls cancels the calls in flight of extension id (of every
+// extension when id is "") and reports whether there were any.
+func (h *MCP) cancelCalls(id string) bool {
+	h.cmu.Lock()
+	defer h.cmu.Unlock()
+	any := false
+	for owner, calls := range h.calls {
+		if id != "" && owner != id {
+			continue
+		}
+		for cancel := range calls {
+			(*cancel)(errGoneMidCall)
+			any = true
+		}
+	}
+	return any
+}
+
 // Stop ends every server of an extension (all of them when id is ""),
-// returning when their process groups are gone.
+// returning when their process groups are gone. Its calls in flight are
+// cancelled first (the servers get notifications/cancelled) and answer
+// that the extension went while they ran.
 func (h *MCP) Stop(id string) {
+	if h.cancelCalls(id) {
+		time.Sleep(cancelGrace)
+	}
 	h.wmu.Lock()
 	for owner := range h.watching {
 		if id == "" || owner == id {
