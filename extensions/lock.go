@@ -20,11 +20,21 @@ type fileLock struct {
 // lockFile opens (creating) path and locks it; with nonBlocking it fails
 // with errLocked instead of waiting.
 func lockFile(path string, nonBlocking bool) (*fileLock, error) {
+	return lockPath(path, nonBlocking, false)
+}
+
+// sharedLockFile is lockFile's shared form: any number of holders, none
+// while someone holds it exclusively.
+func sharedLockFile(path string, nonBlocking bool) (*fileLock, error) {
+	return lockPath(path, nonBlocking, true)
+}
+
+func lockPath(path string, nonBlocking, shared bool) (*fileLock, error) {
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("open lock %s: %w", path, err)
 	}
-	if err := lockFD(f, nonBlocking); err != nil {
+	if err := lockFD(f, nonBlocking, shared); err != nil {
 		f.Close()
 		return nil, err
 	}

@@ -8,8 +8,11 @@ import (
 	"syscall"
 )
 
-func lockFD(f *os.File, nonBlocking bool) error {
+func lockFD(f *os.File, nonBlocking, shared bool) error {
 	how := syscall.LOCK_EX
+	if shared {
+		how = syscall.LOCK_SH
+	}
 	if nonBlocking {
 		how |= syscall.LOCK_NB
 	}

@@ -9,8 +9,11 @@ import (
 	"golang.org/x/sys/windows"
 )
 
-func lockFD(f *os.File, nonBlocking bool) error {
+func lockFD(f *os.File, nonBlocking, shared bool) error {
 	flags := uint32(windows.LOCKFILE_EXCLUSIVE_LOCK)
+	if shared {
+		flags = 0
+	}
 	if nonBlocking {
 		flags |= windows.LOCKFILE_FAIL_IMMEDIATELY
 	}

@@ -34,7 +34,8 @@ type Manager struct {
 
 	mu       sync.Mutex
 	opLocks  map[string]*sync.Mutex
-	inUse    map[string]int    // version folder → running hooks
+	inUse    map[string]int // version folder → running hooks
+	leases   map[string]*leaseHold
 	doomed   map[string]bool   // version folders to delete when no hook uses them
 	onRemove []func(id string) // called before an extension stops being active
 }
@@ -67,7 +68,7 @@ func WithLogger(l *slog.Logger) Option { return func(m *Manager) { m.log = l } }
 // what interrupted installs, updates and uninstalls left behind.
 func NewManager(ctx context.Context, db *storage.DB, root string, opts ...Option) (*Manager, error) {
 	m := &Manager{db: db, store: store{root: root}, secrets: secrets.New(keyringService, filepath.Join(root, "secrets.json"), true), log: slog.New(slog.DiscardHandler),
-		opLocks: map[string]*sync.Mutex{}, inUse: map[string]int{}, doomed: map[string]bool{}}
+		opLocks: map[string]*sync.Mutex{}, inUse: map[string]int{}, doomed: map[string]bool{}, leases: map[string]*leaseHold{}}
 	for _, o := range opts {
 		o(m)
 	}
@@ -214,12 +215,14 @@ func (m *Manager) RecordRun(run storage.HookRun) { m.runs.add(run) }
 func (m *Manager) acquire(dir string) {
 	m.mu.Lock()
 	m.inUse[dir]++
+	m.holdLease(dir)
 	m.mu.Unlock()
 }
 
 func (m *Manager) release(dir string) {
 	m.mu.Lock()
 	m.inUse[dir]--
+	m.dropLease(dir)
 	remove := m.inUse[dir] <= 0 && m.doomed[dir]
 	if m.inUse[dir] <= 0 {
 		delete(m.inUse, dir)

@@ -270,6 +270,11 @@ func (m *Manager) Uninstall(ctx context.Context, id string) error {
 	if err != nil {
 		return fmt.Errorf("uninstall %s: %w", id, err)
 	}
+	// Another AgentDesk may still run its servers or hooks from the
+	// folders: its watcher sees the row gone and ends them; wait for that.
+	if release := m.waitForOthers(id); release != nil {
+		defer release()
+	}
 	return errors.Join(forgot, os.RemoveAll(m.store.extensionDir(id)), os.RemoveAll(m.store.dataDir(id)))
 }
 

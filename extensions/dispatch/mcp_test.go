@@ -547,3 +547,37 @@ func TestMCPDisableInAnotherProcessCancelsTheCallInFlight(t *testing.T) {
 		t.Errorf("server %d still running after the disable", pid)
 	}
 }
+
+func TestMCPUninstallInAnotherProcessWaitsForTheServerToEnd(t *testing.T) {
+	e := newMCPEnv(t, agent.AllowOnce)
+	s := e.session()
+	other, err := extensions.NewManager(context.Background(), e.db, e.paths.Extensions(), extensions.WithHTTPClient(e.testEnv.server.Client))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.model.Push(llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "mcp__plugin_mcpfix_fix__slow", Args: `{}`}}}, llmtest.Reply{Text: "done"})
+	mark := filepath.Join(e.info.DataDir, "mark")
+	type outcome struct {
+		pid     int
+		running bool
+		err     error
+	}
+	uninstalled := make(chan outcome, 1)
+	go func() {
+		mcptest.WaitMark(t, mark, "started")
+		pid := e.server("fix").Pid
+		err := other.Uninstall(context.Background(), "mcpfix")
+		uninstalled <- outcome{pid, !gone(pid), err}
+	}()
+	e.send(s, "wait")
+	o := <-uninstalled
+	if o.err != nil || o.pid == 0 {
+		t.Fatalf("uninstall: %v (server pid %d)", o.err, o.pid)
+	}
+	if o.running {
+		t.Errorf("the uninstall returned while server %d, started from the folders it deleted, still ran", o.pid)
+	}
+	if _, err := os.Stat(e.info.DataDir); !os.IsNotExist(err) {
+		t.Errorf("data folder left: %v", err)
+	}
+}
