@@ -29,6 +29,7 @@ targeted=(
 	"./agent/ ^BenchmarkChildStart$ 50x"
 	"./ui/ ^BenchmarkChatChildStream$ 3x"
 	"./agent/childproc/ ^BenchmarkSandboxStart$ 200x"
+	"./extensions/ ^BenchmarkInstallMarketplaceProcess$ 3x"
 )
 
 gotest() {
@@ -102,6 +103,10 @@ summary() {
 	b=BenchmarkInstallProcess5MB
 	row "agentdesk ext install, process" "$(metric $b install-median-ms) ms, rss $(metric $b install-maxrss-MiB) MiB" \
 		"git clone $(metric $b clone-median-ms) ms, rss $(metric $b clone-maxrss-MiB) MiB" "$(metric $b ratio)x (<= 1)"
+
+	b=BenchmarkInstallMarketplaceProcess
+	row "install 91 plugins, one command" "$(metric $b install-median-ms) ms" "git clone $(metric $b clone-median-ms) ms" \
+		"$(metric $b goal-ratio)x of 1.5 clone + 20 ms/plugin (<= 1)"
 
 	b=BenchmarkHookDispatch
 	row "hook via Dispatcher (median)" "$(metric $b dispatch-median-ms) ms" "exec.Command $(metric $b exec-median-ms) ms" \
