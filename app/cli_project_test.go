@@ -31,16 +31,18 @@ func TestProjectSettingsWaitForFolderTrust(t *testing.T) {
   "hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "\"$CLAUDE_PROJECT_DIR\"/.claude/hooks/start.sh"}]}]}}`,
 		".claude/commands/review.md":     "---\ndescription: Review a file\n---\nPlease review $ARGUMENTS carefully.\n",
 		".claude/skills/deploy/SKILL.md": "---\nname: deploy\ndescription: Deploys the fixture app\n---\nRun make deploy.\n",
+		".claude/agents/checker.md":      "---\nname: checker\ndescription: Checks the fixture\ntools: Read\n---\nYou are CHECKER-BODY: check what you are asked.\n",
+		"secrets/key.txt":                "SECRET-BYTES\n",
 		".mcp.json":                      `{"mcpServers": {"fixture": {"type": "http", "url": "` + srv.URL + `"}}}`,
 	})
 	writeHook(t, hook, "HOOK-CONTEXT-1")
 
 	model := llmtest.NewOpenAI(t)
 	c := newCLI(t, "AGENTDESK_BASE_URL="+model.URL, "AGENTDESK_MODEL=llmtest-model", "AGENTDESK_API_KEY=k")
-	run := func(prompt string) (string, llmtest.Request) {
+	run := func(prompt string, flags ...string) (string, llmtest.Request) {
 		t.Helper()
 		before := len(model.Requests())
-		out, errOut, code := c.run("", "run", "--project", dir, "--new", prompt)
+		out, errOut, code := c.run("", append(append([]string{"run", "--project", dir, "--new"}, flags...), prompt)...)
 		if code != 0 {
 			t.Fatalf("run %s: exit %d\n%s%s", prompt, code, out, errOut)
 		}
@@ -78,6 +80,31 @@ func TestProjectSettingsWaitForFolderTrust(t *testing.T) {
 	model.Push(llmtest.Reply{Text: "reviewed"})
 	if _, req = run("/review main.go"); !strings.Contains(string(req.Raw), "Please review main.go carefully.") {
 		t.Errorf("/review was not expanded:\n%s", req.Raw)
+	}
+
+	// The project's agent through task: the child's request starts from the agent's body.
+	model.Push(llmtest.Reply{ToolCalls: []llmtest.ToolCall{{ID: "t1", Name: "task", Args: `{"subagent_type":"checker","description":"check","prompt":"Check README"}`}}},
+		llmtest.Reply{Text: "checked: fine"}, llmtest.Reply{Text: "the checker says fine"})
+	before := len(model.Requests())
+	run("delegate")
+	if reqs := model.Requests()[before:]; len(reqs) < 2 || !strings.Contains(string(reqs[1].Raw), "CHECKER-BODY") {
+		t.Errorf("the project's agent did not run as the child:\n%v", reqs)
+	}
+
+	// The project's allow rule runs a command under --approve reads, which
+	// would refuse it otherwise; its deny rule refuses a read under --approve all.
+	model.Push(llmtest.Reply{ToolCalls: []llmtest.ToolCall{{ID: "r1", Name: "run_command", Args: `{"command":"echo ok ALLOWED-RAN"}`}}},
+		llmtest.Reply{Text: "ran"})
+	run("echo", "--approve", "reads")
+	if reqs := model.Requests(); !strings.Contains(strings.Join(toolResultsOf(reqs[len(reqs)-1]), "\n"), "ok ALLOWED-RAN") {
+		t.Errorf("the allowed command did not run under --approve reads:\n%s", reqs[len(reqs)-1].Raw)
+	}
+	model.Push(llmtest.Reply{ToolCalls: []llmtest.ToolCall{{ID: "d1", Name: "read_file", Args: `{"path":"secrets/key.txt"}`}}},
+		llmtest.Reply{Text: "refused"})
+	run("read the key", "--approve", "all")
+	if reqs := model.Requests(); strings.Contains(string(reqs[len(reqs)-1].Raw), "SECRET-BYTES") ||
+		!strings.Contains(strings.Join(toolResultsOf(reqs[len(reqs)-1]), "\n"), "Read(./secrets/**)") {
+		t.Errorf("the denied read was not refused under --approve all:\n%s", reqs[len(reqs)-1].Raw)
 	}
 
 	writeHook(t, hook, "HOOK-CONTEXT-2") // what runs changed: it waits for trust again
