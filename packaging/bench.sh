@@ -108,6 +108,10 @@ summary() {
 	row "install 91 plugins, one command" "$(metric $b install-median-ms) ms" "git clone $(metric $b clone-median-ms) ms" \
 		"$(metric $b goal-ratio)x of 1.5 clone + 20 ms/plugin (<= 1)"
 
+	b=BenchmarkOpenProjectWithSettings
+	row "open a project with settings" "$(metric $b settings-median-ms) ms" "no settings $(metric $b none-median-ms) ms" \
+		"+$(metric $b added-ms) ms (<= 5 ms)"
+
 	b=BenchmarkHookDispatch
 	row "hook via Dispatcher (median)" "$(metric $b dispatch-median-ms) ms" "exec.Command $(metric $b exec-median-ms) ms" \
 		"+$(metric $b added-ms) ms (<= 2 ms)"

@@ -10,7 +10,7 @@ import (
 	"github.com/agentdesk/agentdesk/storage"
 )
 
-func write(t *testing.T, root, name, body string, mode os.FileMode) {
+func write(t testing.TB, root, name, body string, mode os.FileMode) {
 	t.Helper()
 	p := filepath.Join(root, filepath.FromSlash(name))
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
