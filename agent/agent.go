@@ -18,6 +18,7 @@ import (
 	"github.com/agentdesk/agentdesk/agent/llm"
 	"github.com/agentdesk/agentdesk/agent/llm/anthropic"
 	"github.com/agentdesk/agentdesk/agent/llm/openai"
+	"github.com/agentdesk/agentdesk/agent/permissions"
 	"github.com/agentdesk/agentdesk/agent/skills"
 	"github.com/agentdesk/agentdesk/storage"
 )
@@ -83,6 +84,11 @@ type Config struct {
 	// only then do its allow and ask rules count (deny rules always do).
 	// nil: never trusted.
 	ProjectTrusted func(ctx context.Context, dir string) bool
+	// ProjectSettings returns a project folder's own settings when the
+	// folder is trusted (false otherwise): their env reaches run_command
+	// and their additionalDirectories become working folders of the file
+	// tools. nil: never.
+	ProjectSettings func(ctx context.Context, dir string) (permissions.Settings, bool)
 }
 
 // Agent opens projects and sessions.

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/agentdesk/agentdesk/agent/childproc"
 	"github.com/agentdesk/agentdesk/agent/permissions"
 	"github.com/agentdesk/agentdesk/agent/tools"
 )
@@ -35,6 +36,49 @@ func (s *Session) projectRules(ctx context.Context) *permissions.Set {
 		src.User = append(src.User, r)
 	}
 	return permissions.NewSet(s.project, s.a.cfg.HomeDir, src.Effective())
+}
+
+// trustedSettings are the project's own settings when its folder is
+// trusted.
+func (s *Session) trustedSettings() (permissions.Settings, bool) {
+	if s.a.cfg.ProjectSettings == nil {
+		return permissions.Settings{}, false
+	}
+	return s.a.cfg.ProjectSettings(context.Background(), s.project)
+}
+
+// projectEnv is what a trusted project's settings env adds to
+// run_command's environment (credential-named variables dropped).
+func (s *Session) projectEnv() []string {
+	set, ok := s.trustedSettings()
+	if !ok {
+		return nil
+	}
+	kept, _ := tools.SettingsEnv(set.Env)
+	return kept
+}
+
+// workingDirs are a trusted project's additionalDirectories that exist,
+// as writable roots of the file tools; one that is, holds or lies in a
+// folder children never read (the user's credentials, AgentDesk's data)
+// is left out.
+func (s *Session) workingDirs() []tools.ReadRoot {
+	set, ok := s.trustedSettings()
+	if !ok || len(set.AdditionalDirectories) == 0 {
+		return nil
+	}
+	var out []tools.ReadRoot
+	for _, d := range set.Directories(s.project, s.a.cfg.HomeDir) {
+		real, err := filepath.EvalSymlinks(d)
+		if err != nil {
+			continue
+		}
+		if info, err := os.Stat(real); err != nil || !info.IsDir() || childproc.Withholds(real, s.a.cfg.HomeDir) {
+			continue
+		}
+		out = append(out, tools.ReadRoot{Dir: real, Writable: true})
+	}
+	return out
 }
 
 // ruleVerdict is what the rules say about a call; refused is the result

@@ -149,7 +149,7 @@ func (a *Agent) OpenSession(ctx context.Context, id string) (*Session, error) {
 func (a *Agent) open(ctx context.Context, info storage.Session, dir string) (*Session, error) {
 	s := &Session{a: a, info: info, project: dir, bus: NewBus(), blocks: map[string]lifecycle.ContextBlock{},
 		main: &thread{session: info.ID}, idle: closedChan(), titleSet: info.Title != "New session"}
-	set, err := tools.New(dir, tools.Options{ReadRoots: s.readRoots, Env: a.cfg.CommandEnv, Unconfined: a.cfg.CommandsUnconfined,
+	set, err := tools.New(dir, tools.Options{ReadRoots: s.readRoots, Env: a.cfg.CommandEnv, ExtraEnv: s.projectEnv, Unconfined: a.cfg.CommandsUnconfined,
 		NoNetwork: a.ProjectSandbox(ctx, info.ProjectID).NoNetwork})
 	if err != nil {
 		return nil, fmt.Errorf("open session in %s: %w", dir, err)
@@ -426,11 +426,12 @@ func (s *Session) host(ctx context.Context, h Host) {
 	}
 }
 
-// readRoots are the read-only roots the read tools may open: every skill
-// root currently in the catalog. An extension's SKILL.md comes back with
-// its variables replaced by real paths.
+// readRoots are the folders beside the project the file tools may open:
+// a trusted project's additional directories (writable), then every
+// skill root currently in the catalog (read-only). An extension's
+// SKILL.md comes back with its variables replaced by real paths.
 func (s *Session) readRoots() []tools.ReadRoot {
-	var dirs []tools.ReadRoot
+	dirs := s.workingDirs()
 	for _, r := range s.skillRoots() {
 		dirs = append(dirs, tools.ReadRoot{Dir: r.Dir, Expand: r.ExpandSkill})
 	}

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/agentdesk/agentdesk/agent/safetext"
+	"github.com/agentdesk/agentdesk/agent/tools"
 	"github.com/agentdesk/agentdesk/extensions/manifest"
 	"github.com/agentdesk/agentdesk/extensions/project"
 )
@@ -118,8 +119,16 @@ type projectJSON struct {
 	Skills       []string         `json:"skills"`
 	Permissions  []permissionJSON `json:"permissions"`
 	Env          []string         `json:"env"`
-	Diagnostics  []string         `json:"diagnostics"`
-	Changed      *project.Diff    `json:"changed,omitempty"`
+	// EnvWithheld are env names that look like credentials: they never
+	// reach commands, hooks or servers.
+	EnvWithheld []string `json:"env_withheld,omitempty"`
+	// AdditionalDirectories are the folders the file tools may read and
+	// change (with approval) beside the project once it is trusted.
+	AdditionalDirectories []string `json:"additional_directories"`
+	// DefaultMode is shown only: AgentDesk's own approval setting decides.
+	DefaultMode string        `json:"default_mode,omitempty"`
+	Diagnostics []string      `json:"diagnostics"`
+	Changed     *project.Diff `json:"changed,omitempty"`
 }
 
 type hookJSON struct {
@@ -200,6 +209,13 @@ func (p projectCLI) describe(f project.Folder) projectJSON {
 	if v.Env == nil {
 		v.Env = []string{}
 	}
+	_, v.EnvWithheld = tools.SettingsEnv(f.Settings.Env)
+	home, _ := os.UserHomeDir()
+	v.AdditionalDirectories = f.Settings.Directories(f.Dir, home)
+	if v.AdditionalDirectories == nil {
+		v.AdditionalDirectories = []string{}
+	}
+	v.DefaultMode = f.Settings.DefaultMode
 	if v.Diagnostics == nil {
 		v.Diagnostics = []string{}
 	}
@@ -254,6 +270,11 @@ func (p projectCLI) print(v projectJSON) {
 		fmt.Fprintf(w, "%s %s (%s, %s)\n", r.Behavior, safetext.Strip(r.Rule), r.Source, state)
 	}
 	list("env", v.Env)
+	list("env withheld (names of credentials: they never reach commands, hooks or servers)", v.EnvWithheld)
+	list("additional directories (the file tools may read and change them, with approval)", v.AdditionalDirectories)
+	if v.DefaultMode != "" {
+		fmt.Fprintf(w, "defaultMode %s: shown only; your approval setting in AgentDesk decides\n", safetext.Strip(v.DefaultMode))
+	}
 	for _, d := range v.Diagnostics {
 		fmt.Fprintln(w, "note:", safetext.Strip(d))
 	}

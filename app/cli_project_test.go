@@ -23,11 +23,13 @@ import (
 func TestProjectSettingsWaitForFolderTrust(t *testing.T) {
 	srv := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return mcptest.NewServer() }, nil))
 	t.Cleanup(srv.Close)
-	dir := t.TempDir()
+	dir, docs := t.TempDir(), t.TempDir()
+	writeFiles(t, docs, map[string]string{"notes.txt": "NOTES-BESIDE-THE-PROJECT\n"})
 	hook := filepath.Join(dir, ".claude/hooks/start.sh")
 	writeFiles(t, dir, map[string]string{
 		"CLAUDE.md": "Project rule: answer in haiku.\n",
-		".claude/settings.json": `{"permissions": {"allow": ["Bash(echo ok:*)"], "deny": ["Read(./secrets/**)"]},
+		".claude/settings.json": `{"permissions": {"allow": ["Bash(echo ok:*)"], "deny": ["Read(./secrets/**)"], "additionalDirectories": ["` + docs + `"]},
+  "env": {"PROJECT_FLAVOUR": "mint", "DEPLOY_TOKEN": "t0k-in-the-file"},
   "hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "\"$CLAUDE_PROJECT_DIR\"/.claude/hooks/start.sh"}]}]}}`,
 		".claude/commands/review.md":     "---\ndescription: Review a file\n---\nPlease review $ARGUMENTS carefully.\n",
 		".claude/skills/deploy/SKILL.md": "---\nname: deploy\ndescription: Deploys the fixture app\n---\nRun make deploy.\n",
@@ -35,7 +37,7 @@ func TestProjectSettingsWaitForFolderTrust(t *testing.T) {
 		"secrets/key.txt":                "SECRET-BYTES\n",
 		".mcp.json":                      `{"mcpServers": {"fixture": {"type": "http", "url": "` + srv.URL + `"}}}`,
 	})
-	writeHook(t, hook, "HOOK-CONTEXT-1")
+	writeHook(t, hook, `HOOK-CONTEXT-1 flavour '"$PROJECT_FLAVOUR"'`)
 
 	model := llmtest.NewOpenAI(t)
 	c := newCLI(t, "AGENTDESK_BASE_URL="+model.URL, "AGENTDESK_MODEL=llmtest-model", "AGENTDESK_API_KEY=k")
@@ -68,7 +70,7 @@ func TestProjectSettingsWaitForFolderTrust(t *testing.T) {
 		llmtest.Reply{Text: "trusted answer"})
 	errOut, req = run("hi again")
 	raw = string(req.Raw)
-	if strings.Contains(errOut, "until you trust") || !strings.Contains(raw, "HOOK-CONTEXT-1") || !strings.Contains(raw, "Deploys the fixture app") ||
+	if strings.Contains(errOut, "until you trust") || !strings.Contains(raw, "HOOK-CONTEXT-1 flavour mint") || !strings.Contains(raw, "Deploys the fixture app") ||
 		!slices.Contains(req.Tools, "mcp__fixture__echo") {
 		t.Fatalf("trusted: want hook context, skill and MCP tool; tools %v\nstderr %s\n%s", req.Tools, errOut, raw)
 	}
@@ -93,11 +95,17 @@ func TestProjectSettingsWaitForFolderTrust(t *testing.T) {
 
 	// The project's allow rule runs a command under --approve reads, which
 	// would refuse it otherwise; its deny rule refuses a read under --approve all.
-	model.Push(llmtest.Reply{ToolCalls: []llmtest.ToolCall{{ID: "r1", Name: "run_command", Args: `{"command":"echo ok ALLOWED-RAN"}`}}},
+	// The command also gets the settings' env, less the credential-named
+	// variable; the additional directory is readable.
+	model.Push(llmtest.Reply{ToolCalls: []llmtest.ToolCall{{ID: "r1", Name: "run_command", Args: `{"command":"echo ok ALLOWED-RAN flavour=$PROJECT_FLAVOUR token=$DEPLOY_TOKEN."}`}}},
+		llmtest.Reply{ToolCalls: []llmtest.ToolCall{{ID: "r2", Name: "read_file", Args: `{"path":"` + filepath.Join(docs, "notes.txt") + `"}`}}},
 		llmtest.Reply{Text: "ran"})
 	run("echo", "--approve", "reads")
-	if reqs := model.Requests(); !strings.Contains(strings.Join(toolResultsOf(reqs[len(reqs)-1]), "\n"), "ok ALLOWED-RAN") {
-		t.Errorf("the allowed command did not run under --approve reads:\n%s", reqs[len(reqs)-1].Raw)
+	if reqs := model.Requests(); !strings.Contains(strings.Join(toolResultsOf(reqs[len(reqs)-1]), "\n"), "ok ALLOWED-RAN flavour=mint token=.") {
+		t.Errorf("the allowed command did not run under --approve reads with the settings' env:\n%s", reqs[len(reqs)-1].Raw)
+	}
+	if reqs := model.Requests(); !strings.Contains(strings.Join(toolResultsOf(reqs[len(reqs)-1]), "\n"), "NOTES-BESIDE-THE-PROJECT") {
+		t.Errorf("the additional directory was not readable:\n%s", reqs[len(reqs)-1].Raw)
 	}
 	model.Push(llmtest.Reply{ToolCalls: []llmtest.ToolCall{{ID: "d1", Name: "read_file", Args: `{"path":"secrets/key.txt"}`}}},
 		llmtest.Reply{Text: "refused"})

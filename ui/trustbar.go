@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/agentdesk/agentdesk/agent/safetext"
+	"github.com/agentdesk/agentdesk/agent/tools"
 	"github.com/agentdesk/agentdesk/extensions/project"
 )
 
@@ -132,8 +133,19 @@ func reviewText(f project.Folder) string {
 	for _, r := range f.Snapshot.Rules {
 		line("  %s", r)
 	}
-	for _, e := range f.Settings.EnvNames() {
-		line("Environment: %s", e)
+	kept, withheld := tools.SettingsEnv(f.Settings.Env)
+	for _, e := range kept {
+		name, _, _ := strings.Cut(e, "=")
+		line("Environment: %s", name)
+	}
+	if len(withheld) > 0 {
+		line("Environment never given (names of credentials): %s", strings.Join(withheld, ", "))
+	}
+	if len(f.Snapshot.Dirs) > 0 {
+		line("Additional directories (the file tools may read and change them, with approval): %s", strings.Join(f.Snapshot.Dirs, ", "))
+	}
+	if f.Settings.DefaultMode != "" {
+		line("defaultMode %s: shown only, your approval setting decides", f.Settings.DefaultMode)
 	}
 	var also []string
 	for _, c := range f.Pkg.Commands {

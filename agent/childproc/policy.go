@@ -307,3 +307,16 @@ func withheldIn(line, home string) string {
 	}
 	return ""
 }
+
+// Withholds reports whether dir (clean and absolute) is, holds or lies
+// inside a folder no child may read: the user's credentials under home
+// and AgentDesk's own data. A project's additionalDirectories naming one
+// are not opened to the file tools either.
+func Withholds(dir, home string) bool {
+	withheld := make([]string, 0, len(secretPaths)+4)
+	for _, rel := range secretPaths {
+		withheld = append(withheld, filepath.Join(home, rel))
+	}
+	withheld = append(withheld, agentdeskPaths()...)
+	return touches(filepath.Clean(dir), withheld)
+}

@@ -183,3 +183,15 @@ func TestDenialNote(t *testing.T) {
 		}
 	}
 }
+
+func TestWithholds(t *testing.T) {
+	home := "/home/u"
+	for dir, want := range map[string]bool{
+		"/home/u/.ssh": true, "/home/u/.ssh/keys": true, "/home/u": true, "/home": true,
+		"/home/u/docs": false, "/srv/shared": false, "/home/u/.sshx": false,
+	} {
+		if got := Withholds(dir, home); got != want {
+			t.Errorf("Withholds(%s) = %v, want %v", dir, got, want)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package permissions
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -217,5 +218,17 @@ func mustWrite(t *testing.T, path, text string) {
 	}
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+func TestSettingsDirectoriesResolveAsClaudeCode(t *testing.T) {
+	s := Settings{AdditionalDirectories: []string{"../docs", "~/notes", "/srv/shared/", " ", "../docs/", "~"}}
+	got := s.Directories("/work/app", "/home/u")
+	want := []string{"/work/docs", "/home/u/notes", "/srv/shared", "/home/u"}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if got := (Settings{AdditionalDirectories: []string{"~/x"}}).Directories("/p", ""); len(got) != 0 {
+		t.Errorf("~ without a home resolved to %q", got)
 	}
 }

@@ -8,7 +8,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
+	"strings"
 )
 
 // maxSettingsBytes bounds one settings file.
@@ -19,8 +21,10 @@ const maxSettingsBytes = 1 << 20
 // Only the project's files are read: never ~/.claude or another host's.
 type Settings struct {
 	Rules []Rule // allow, ask and deny, in file order, each with its source
-	// AdditionalDirectories, Env and DefaultMode are read and shown; they
-	// are applied only once the folder is trusted (not yet built).
+	// AdditionalDirectories, Env and DefaultMode apply only once the
+	// folder is trusted: the directories become working folders of the
+	// file tools, Env reaches commands and the project's hooks and
+	// servers, DefaultMode is shown and never lowers the user's approvals.
 	AdditionalDirectories []string
 	Env                   map[string]string
 	DefaultMode           string
@@ -147,4 +151,31 @@ func (src Sources) Effective() []Rule {
 		}
 	}
 	return rules
+}
+
+// Directories resolves AdditionalDirectories as Claude Code does: "~/"
+// from home, a relative path from the project, an absolute one as given;
+// each clean and once, in file order. Whether they exist is the caller's
+// question.
+func (s Settings) Directories(project, home string) []string {
+	var out []string
+	for _, d := range s.AdditionalDirectories {
+		d = strings.TrimSpace(d)
+		switch {
+		case d == "":
+			continue
+		case d == "~" || strings.HasPrefix(d, "~/"):
+			if home == "" {
+				continue
+			}
+			d = filepath.Join(home, strings.TrimPrefix(d, "~"))
+		case !filepath.IsAbs(d):
+			d = filepath.Join(project, d)
+		}
+		d = filepath.Clean(d)
+		if !slices.Contains(out, d) {
+			out = append(out, d)
+		}
+	}
+	return out
 }

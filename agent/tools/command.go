@@ -21,6 +21,7 @@ import (
 type runCommand struct {
 	dir            string
 	env            []string
+	extraEnv       func() []string
 	defaultTimeout time.Duration
 	sandbox        childproc.Sandbox
 }
@@ -127,6 +128,30 @@ type outcome struct {
 	confined       bool // the sandbox applied
 }
 
+// environ is the command's environment: env, with extraEnv's names
+// replacing env's.
+func (t *runCommand) environ() []string {
+	if t.extraEnv == nil {
+		return t.env
+	}
+	extra := t.extraEnv()
+	if len(extra) == 0 {
+		return t.env
+	}
+	names := map[string]bool{}
+	for _, kv := range extra {
+		name, _, _ := strings.Cut(kv, "=")
+		names[name] = true
+	}
+	out := make([]string, 0, len(t.env)+len(extra))
+	for _, kv := range t.env {
+		if name, _, _ := strings.Cut(kv, "="); !names[name] {
+			out = append(out, kv)
+		}
+	}
+	return append(out, extra...)
+}
+
 // execute runs command under the child-process supervisor: in its own
 // process group, stopped as a whole (SIGTERM, then SIGKILL after
 // childproc.Grace) when the timeout or ctx ends it, and afterwards
@@ -141,7 +166,7 @@ func (t *runCommand) execute(ctx context.Context, command string, timeout time.D
 	runCtx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	p, err := childproc.Start(runCtx, childproc.Spec{Path: shell, Args: []string{shell, "-c", command},
-		Dir: t.dir, Env: t.env, Stdout: out.stdout, Stderr: out.stderr, Sandbox: sandbox})
+		Dir: t.dir, Env: t.environ(), Stdout: out.stdout, Stderr: out.stderr, Sandbox: sandbox})
 	if err != nil {
 		out.err = err
 		return out

@@ -229,3 +229,12 @@ func exited(pid int) bool {
 	}
 	return errors.Is(syscall.Kill(pid, 0), syscall.ESRCH)
 }
+
+func TestRunCommandExtraEnvOverridesAndIsAskedEachTime(t *testing.T) {
+	extra := []string{"FLAVOUR=mint"}
+	s, _ := newTestSet(t, nil, Options{Env: []string{"PATH=" + os.Getenv("PATH"), "FLAVOUR=plain", "KEPT=yes"},
+		ExtraEnv: func() []string { return extra }})
+	checkResult(t, run(t, s, "run_command", map[string]any{"command": `echo "[$FLAVOUR][$KEPT]"`}), false, "[mint][yes]")
+	extra = nil // the folder untrusted: the base environment again
+	checkResult(t, run(t, s, "run_command", map[string]any{"command": `echo "[$FLAVOUR]"`}), false, "[plain]")
+}

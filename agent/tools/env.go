@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"maps"
 	"slices"
 	"strings"
 )
@@ -57,4 +58,20 @@ func CommandEnv(environ, pass, remove []string) []string {
 		out = append(out, kv)
 	}
 	return out
+}
+
+// SettingsEnv is a trusted project's settings env as its commands and
+// hooks get it: NAME=value, sorted by name, less the names that look like
+// credentials and AgentDesk's own (AGENTDESK_*), which come back in
+// dropped to be shown. A credential belongs in the user's environment or
+// keyring, not in a file the repository carries.
+func SettingsEnv(env map[string]string) (kept, dropped []string) {
+	for _, name := range slices.Sorted(maps.Keys(env)) {
+		if name == "" || strings.ContainsAny(name, "=\x00") || looksSecret(name) || strings.HasPrefix(strings.ToUpper(name), "AGENTDESK_") {
+			dropped = append(dropped, name)
+			continue
+		}
+		kept = append(kept, name+"="+env[name])
+	}
+	return kept, dropped
 }

@@ -74,8 +74,8 @@ func (l location) release() {
 }
 
 // resolve finds the root holding path p. A relative path is inside the
-// project; an absolute one must lie inside the project or, for reads, one
-// of the skill folders. The lexical checks here only choose a root and
+// project; an absolute one must lie inside the project, a writable read
+// root (an additional directory) or, for reads, one of the skill folders. The lexical checks here only choose a root and
 // word refusals; the os.Root then refuses anything, such as a symlink,
 // that would leave it.
 func (r *roots) resolve(p string, a access) (location, error) {
@@ -106,19 +106,19 @@ func (r *roots) resolveReadRoot(p, clean string, a access) (location, error) {
 		if !ok {
 			continue
 		}
-		if a == forWrite {
+		if a == forWrite && !rr.Writable {
 			return location{}, fmt.Errorf("%s is in a read-only skill folder; write tools only write inside the project root %s", p, r.projectDir)
 		}
 		root, err := os.OpenRoot(dir)
 		if err != nil {
-			return location{}, pathProblem("open skill folder", dir, err)
+			return location{}, pathProblem("open folder", dir, err)
 		}
 		return location{root: root, name: name, base: dir, owned: true, expand: rr.Expand}, nil
 	}
 	if a == forWrite {
-		return location{}, fmt.Errorf("%s is outside the project root %s; write tools only write inside it", p, r.projectDir)
+		return location{}, fmt.Errorf("%s is outside the project root %s and its additional directories; write tools only write inside them", p, r.projectDir)
 	}
-	return location{}, fmt.Errorf("%s is outside the project root %s and the enabled skill folders", p, r.projectDir)
+	return location{}, fmt.Errorf("%s is outside the project root %s, its additional directories and the enabled skill folders", p, r.projectDir)
 }
 
 // readRootDirs returns the current skill folders, their paths clean

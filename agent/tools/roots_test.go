@@ -149,3 +149,25 @@ func TestReadRootExpandsWhatReadFileReturns(t *testing.T) {
 		t.Errorf("Expand was asked about %q, want the two skill-folder files by absolute path", asked)
 	}
 }
+
+// TestWritableReadRoot: an additional directory may be written and
+// edited; a symlink inside it still cannot lead out.
+func TestWritableReadRoot(t *testing.T) {
+	docs, outside := t.TempDir(), t.TempDir()
+	writeTree(t, docs, map[string]string{"notes.md": "old notes\n"})
+	writeTree(t, outside, map[string]string{"secret.txt": "secret\n"})
+	mustSymlink(t, filepath.Join(outside, "secret.txt"), filepath.Join(docs, "out-link"))
+	s, _ := newTestSet(t, nil, Options{ReadRoots: func() []ReadRoot { return []ReadRoot{{Dir: docs, Writable: true}} }})
+	checkResult(t, run(t, s, "edit_file", map[string]any{"path": filepath.Join(docs, "notes.md"), "old_string": "old", "new_string": "new"}), false, "")
+	checkResult(t, run(t, s, "write_file", map[string]any{"path": filepath.Join(docs, "sub", "added.md"), "content": "added\n"}), false, "")
+	checkResult(t, run(t, s, "write_file", map[string]any{"path": filepath.Join(docs, "out-link"), "content": "x"}), true, "cannot write")
+	if got := readFileT(t, filepath.Join(docs, "notes.md")); got != "new notes\n" {
+		t.Errorf("notes.md is %q", got)
+	}
+	if got := readFileT(t, filepath.Join(docs, "sub", "added.md")); got != "added\n" {
+		t.Errorf("added.md is %q", got)
+	}
+	if got := readFileT(t, filepath.Join(outside, "secret.txt")); got != "secret\n" {
+		t.Errorf("the file behind the link changed to %q", got)
+	}
+}

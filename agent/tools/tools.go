@@ -110,6 +110,9 @@ type Options struct {
 	// Env is run_command's environment; nil means this process's
 	// environment without AGENTDESK_API_KEY.
 	Env []string
+	// ExtraEnv, when set, is called for every command and its NAME=value
+	// pairs override Env's (a trusted project's settings env).
+	ExtraEnv func() []string
 	// Unconfined runs commands without the sandbox, which otherwise lets
 	// them write only the project (see childproc.Sandbox).
 	Unconfined bool
@@ -121,6 +124,10 @@ type Options struct {
 // ReadRoot is a read-only folder the read tools may read.
 type ReadRoot struct {
 	Dir string
+	// Writable makes it a working folder beside the project (a trusted
+	// project's additionalDirectories): write_file and edit_file may
+	// change files in it, through the same approval as in the project.
+	Writable bool
 	// Expand, when set, rewrites what read_file returns for file (an
 	// absolute path below Dir); a non-empty note says what it replaced
 	// and heads the result.
@@ -170,7 +177,7 @@ func New(projectDir string, opts Options) (*Set, error) {
 		&grep{roots: r, limits: lim},
 		&writeFile{roots: r},
 		&editFile{roots: r},
-		&runCommand{dir: r.projectDir, env: env, defaultTimeout: min(timeout, MaxCommandTimeout),
+		&runCommand{dir: r.projectDir, env: env, extraEnv: opts.ExtraEnv, defaultTimeout: min(timeout, MaxCommandTimeout),
 			sandbox: childproc.Sandbox{Unconfined: opts.Unconfined, Write: []string{r.projectDir}, NoNetwork: opts.NoNetwork}},
 	}
 	s.byName = make(map[string]tool, len(s.tools))

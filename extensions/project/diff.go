@@ -21,12 +21,13 @@ type Diff struct {
 	// Rules and Env entries added and removed.
 	RulesAdded, RulesRemoved []string
 	EnvAdded, EnvRemoved     []string
+	DirsAdded, DirsRemoved   []string
 }
 
 // Empty reports whether nothing that trust covers changed.
 func (d Diff) Empty() bool {
 	return d.Hooks.Empty() && len(d.ServersAdded)+len(d.ServersRemoved)+len(d.ServersChanged)+len(d.Files)+
-		len(d.RulesAdded)+len(d.RulesRemoved)+len(d.EnvAdded)+len(d.EnvRemoved) == 0
+		len(d.RulesAdded)+len(d.RulesRemoved)+len(d.EnvAdded)+len(d.EnvRemoved)+len(d.DirsAdded)+len(d.DirsRemoved) == 0
 }
 
 // Diff compares what the folder runs now with what was trusted; the zero
@@ -41,6 +42,7 @@ func (f Folder) Diff() Diff {
 	d.Files = diffFiles(old.Files, now.Files)
 	d.RulesAdded, d.RulesRemoved = diffLists(old.Rules, now.Rules)
 	d.EnvAdded, d.EnvRemoved = diffLists(old.Env, now.Env)
+	d.DirsAdded, d.DirsRemoved = diffLists(old.Dirs, now.Dirs)
 	return d
 }
 
@@ -135,6 +137,12 @@ func (d Diff) Text() string {
 	}
 	for _, e := range d.EnvAdded {
 		line("  + env %s", e)
+	}
+	for _, e := range d.DirsAdded {
+		line("  + additional directory %s", e)
+	}
+	for _, e := range d.DirsRemoved {
+		line("  - additional directory %s", e)
 	}
 	for _, e := range d.EnvRemoved {
 		line("  - env %s", e)

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/agentdesk/agentdesk/agent/permissions"
+	"github.com/agentdesk/agentdesk/agent/tools"
 	"github.com/agentdesk/agentdesk/extensions/manifest"
 	"github.com/agentdesk/agentdesk/storage"
 )
@@ -59,6 +60,9 @@ type Snapshot struct {
 	Files      []manifest.FileStamp `json:"files"` // the project files hooks and servers run, hashed
 	Rules      []string             `json:"rules"` // allow and ask rules, "allow Bash(npm test:*)"
 	Env        []string             `json:"env"`   // NAME=value, sorted
+	// Dirs are permissions.additionalDirectories as written: folders the
+	// file tools may read and change beside the project.
+	Dirs []string `json:"additional_directories,omitempty"`
 }
 
 // hashVersion starts the hashed encoding.
@@ -77,6 +81,9 @@ func (s Snapshot) Hash() string {
 	}
 	for _, e := range s.Env {
 		fmt.Fprintf(h, "e%d:%s\x00", len(e), e)
+	}
+	for _, d := range s.Dirs {
+		fmt.Fprintf(h, "d%d:%s\x00", len(d), d)
 	}
 	return hex.EncodeToString(h.Sum(nil))
 }
@@ -127,9 +134,25 @@ func Read(ctx context.Context, db *storage.DB, dir string) (Folder, error) {
 	return f, nil
 }
 
+// Env is the settings env the project's hooks and servers get once the
+// folder is trusted, by name, less credential-named variables (see
+// tools.SettingsEnv, which gives run_command the same).
+func (f Folder) Env() map[string]string {
+	kept, _ := tools.SettingsEnv(f.Settings.Env)
+	if len(kept) == 0 {
+		return nil
+	}
+	out := make(map[string]string, len(kept))
+	for _, kv := range kept {
+		name, value, _ := strings.Cut(kv, "=")
+		out[name] = value
+	}
+	return out
+}
+
 // Declares reports whether the folder has anything that waits for trust.
 func (f Folder) Declares() bool {
-	return f.Pkg.Declares() || len(f.Snapshot.Rules) > 0 || len(f.Snapshot.Env) > 0
+	return f.Pkg.Declares() || len(f.Snapshot.Rules) > 0 || len(f.Snapshot.Env) > 0 || len(f.Snapshot.Dirs) > 0
 }
 
 // Runs reports whether the folder's settings apply now.
@@ -153,6 +176,7 @@ func snapshotOf(pkg *manifest.Package, set permissions.Settings) Snapshot {
 		s.Env = append(s.Env, k+"="+v)
 	}
 	slices.Sort(s.Env)
+	s.Dirs = slices.Clone(set.AdditionalDirectories)
 	return s
 }
 
@@ -197,6 +221,9 @@ func (f Folder) Summary() string {
 	}
 	if len(f.Snapshot.Env) > 0 {
 		parts = append(parts, "environment")
+	}
+	if len(f.Snapshot.Dirs) > 0 {
+		parts = append(parts, "additional directories")
 	}
 	return strings.Join(parts, ", ")
 }

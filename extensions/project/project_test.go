@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/agentdesk/agentdesk/storage"
@@ -63,6 +64,10 @@ func TestTrustFollowsWhatRuns(t *testing.T) {
 		{"allow rule", ".claude/settings.local.json", `{"permissions": {"allow": ["Bash(curl:*)"]}}`, func(d Diff) bool { return slices.Equal(d.RulesAdded, []string{"allow Bash(curl:*)"}) }},
 		{"mcp server", ".mcp.json", `{"mcpServers": {"s": {"command": "node", "args": ["x.js"]}}}`, func(d Diff) bool { return slices.Equal(d.ServersAdded, []string{"s"}) }},
 		{"hook argv", ".claude/settings.local.json", `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "true"}]}]}}`, func(d Diff) bool { return len(d.Hooks.Added) == 1 }},
+		{"additional directory", ".claude/settings.local.json", `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "true"}]}]}, "permissions": {"additionalDirectories": ["~/"]}}`,
+			func(d Diff) bool {
+				return slices.Equal(d.DirsAdded, []string{"~/"}) && strings.Contains(d.Text(), "+ additional directory ~/")
+			}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

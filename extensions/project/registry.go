@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agentdesk/agentdesk/agent/permissions"
 	"github.com/agentdesk/agentdesk/extensions"
 	"github.com/agentdesk/agentdesk/extensions/manifest"
 	"github.com/agentdesk/agentdesk/storage"
@@ -158,7 +159,7 @@ func (r *Registry) Active(ctx context.Context) []extensions.Active {
 		return out
 	}
 	x := extensions.Active{ID: manifest.ProjectID, Label: f.Pkg.Manifest.DisplayName, Commit: f.Hash,
-		Dir: f.Dir, Data: r.DataDir(f.Dir), Pkg: f.Pkg}
+		Dir: f.Dir, Data: r.DataDir(f.Dir), Pkg: f.Pkg, OptionEnv: f.Env()}
 	return append([]extensions.Active{x}, out...)
 }
 
@@ -209,6 +210,16 @@ func (r *Registry) OnRemove(f func(id string)) {
 	r.mu.Lock()
 	r.onRemove = append(r.onRemove, f)
 	r.mu.Unlock()
+}
+
+// TrustedSettings are dir's own settings when its folder is trusted
+// (agent.Config.ProjectSettings).
+func (r *Registry) TrustedSettings(ctx context.Context, dir string) (permissions.Settings, bool) {
+	f, ok := r.cached(ctx, dir)
+	if !ok || !f.Runs() {
+		return permissions.Settings{}, false
+	}
+	return f.Settings, true
 }
 
 // Trusted reports whether dir's own settings apply now: for its allow
