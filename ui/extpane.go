@@ -18,6 +18,7 @@ import (
 	"github.com/agentdesk/agentdesk/agent/lifecycle"
 	"github.com/agentdesk/agentdesk/agent/safetext"
 	"github.com/agentdesk/agentdesk/extensions"
+	"github.com/agentdesk/agentdesk/extensions/project"
 )
 
 // extensionsPane is Preferences → Agent Extensions: an install row and one
@@ -42,6 +43,7 @@ type extensionsPane struct {
 	checkBtn   *widget.Button
 
 	cards   *fyne.Container
+	project *project.Folder // the open folder's own settings: the first card
 	infos   []extensions.Info
 	state   map[string]*cardState
 	skills  map[string]string   // skill name → source that wins, for conflict markers
@@ -428,6 +430,7 @@ func (p *extensionsPane) showInstallMessage(text string, isError bool) {
 
 // paneData is what a reload reads in the background.
 type paneData struct {
+	project   *project.Folder // the open folder's own settings, when it has any
 	infos     []extensions.Info
 	winners   map[string]string
 	conflicts []lifecycle.CommandConflict
@@ -453,13 +456,17 @@ func (p *extensionsPane) reload() {
 		for _, s := range p.u.d.Agent.Catalog(project).Skills {
 			winners[s.Name] = s.Source
 		}
-		return paneData{infos, winners, p.u.d.Agent.Commands().Conflicts}, nil
+		d := paneData{infos: infos, winners: winners, conflicts: p.u.d.Agent.Commands().Conflicts}
+		if f, ok := p.projectFolder(ctx, project); ok {
+			d.project = &f
+		}
+		return d, nil
 	}, func(d paneData, err error) {
 		if err != nil {
 			p.showInstallMessage(sentence(err), true)
 			return
 		}
-		p.infos, p.skills, p.commandConflicts = d.infos, d.winners, d.conflicts
+		p.project, p.infos, p.skills, p.commandConflicts = d.project, d.infos, d.winners, d.conflicts
 		for i := range p.infos {
 			p.infos[i] = p.infos[i].ForDisplay()
 		}
@@ -469,6 +476,9 @@ func (p *extensionsPane) reload() {
 
 func (p *extensionsPane) render() {
 	p.cards.Objects = nil
+	if p.project != nil {
+		p.cards.Add(p.projectCard(*p.project))
+	}
 	if len(p.infos) == 0 {
 		p.cards.Add(newSecondaryLabel("No extensions installed yet. Paste a plugin's git URL above, for example https://github.com/DietrichGebert/ponytail.",
 			fyne.TextWrapWord))

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/widget"
 
 	"github.com/agentdesk/agentdesk/extensions/project"
 )
@@ -58,4 +59,35 @@ func TestScreenshotFolderTrust(t *testing.T) {
 	h.relayout(u.main)
 	h.loop.runQueued()
 	capture(t, u.main, "trust-review.png")
+}
+
+// docs/screenshots/project-card.png: the open folder's settings as the
+// first card of Agent Extensions, waiting for trust, its details open.
+func TestScreenshotProjectCard(t *testing.T) {
+	h := newHarness(t, harnessOptions{})
+	for name, body := range map[string]string{
+		".claude/settings.json": `{"permissions": {"allow": ["Bash(npm run test:*)"], "deny": ["Read(./.env)"], "additionalDirectories": ["../shared-docs"]},
+ "env": {"NODE_ENV": "test", "NPM_TOKEN": "x"},
+ "hooks": {"PostToolUse": [{"matcher": "Edit|Write", "hooks": [{"type": "command", "command": "\"$CLAUDE_PROJECT_DIR\"/.claude/hooks/format.sh"}]}]}}`,
+		".claude/hooks/format.sh":    "#!/bin/sh\nnpx prettier --write .\n",
+		".claude/commands/review.md": "Review $ARGUMENTS\n",
+		".claude/agents/tester.md":   "---\nname: tester\ndescription: Runs the tests\n---\nYou run tests.\n",
+	} {
+		p := filepath.Join(h.project, filepath.FromSlash(name))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte(body), 0o755)
+	}
+	u := h.open(true)
+	u.d.Projects = project.NewRegistry(h.exts, h.db, h.paths.Extensions(), nil)
+	u.ShowPreferences(sectionExtensions)
+	u.prefs.win.Resize(fyne.NewSize(900, 720))
+	h.loop.waitFor(t, "the project card", func() bool { return u.prefs.ext.project != nil })
+	h.loop.runQueued()
+	walk(u.prefs.win.Content(), func(o fyne.CanvasObject) {
+		if a, ok := o.(*widget.Accordion); ok && len(a.Items) == 1 && a.Items[0].Title == "What it declares" {
+			a.Open(0)
+		}
+	})
+	h.relayout(u.prefs.win)
+	capture(t, u.prefs.win, "project-card.png")
 }

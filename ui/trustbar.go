@@ -62,31 +62,33 @@ func (b *trustBar) show(f project.Folder) {
 	b.box.Show()
 }
 
-func (b *trustBar) onReview() {
-	f := b.folder
+func (b *trustBar) onReview() { reviewAndTrust(b.u, b.u.main, b.folder, func() { b.box.Hide() }) }
+
+// reviewAndTrust shows what folder f runs, with the diff since it was
+// trusted, over win, and trusts it on Trust; done runs on the UI
+// goroutine after. The trust bar and the project's card in Agent
+// Extensions open it.
+func reviewAndTrust(u *UI, win fyne.Window, f project.Folder, done func()) {
 	body := &widget.Label{Text: reviewText(f), Wrapping: fyne.TextWrapWord, TextStyle: fyne.TextStyle{Monospace: true}}
 	intro := &widget.Label{Wrapping: fyne.TextWrapWord,
 		Text: "Trusting " + tildePath(f.Dir) + " lets its own settings run: these commands run local code with your account's permissions."}
 	content := container.NewBorder(intro, nil, nil, nil, container.NewVScroll(body))
 	d := dialog.NewCustomConfirm("Trust this folder?", "Trust", "Cancel", content, func(ok bool) {
-		if ok {
-			b.onTrust(f)
-		}
-	}, b.u.main)
-	d.Resize(fyne.NewSize(720, 520))
-	d.Show()
-}
-
-func (b *trustBar) onTrust(f project.Folder) {
-	background(b.u, func(ctx context.Context) (struct{}, error) {
-		return struct{}{}, b.u.d.Projects.Trust(ctx, f)
-	}, func(_ struct{}, err error) {
-		if err != nil {
-			dialog.ShowError(err, b.u.main)
+		if !ok {
 			return
 		}
-		b.box.Hide()
-	})
+		background(u, func(ctx context.Context) (struct{}, error) {
+			return struct{}{}, u.d.Projects.Trust(ctx, f)
+		}, func(_ struct{}, err error) {
+			if err != nil {
+				dialog.ShowError(err, win)
+				return
+			}
+			done()
+		})
+	}, win)
+	d.Resize(fyne.NewSize(720, 520))
+	d.Show()
 }
 
 // reviewText lists what will run: each hook's argv, each MCP server's

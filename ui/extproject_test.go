@@ -1,0 +1,49 @@
+package ui
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agentdesk/agentdesk/extensions/project"
+)
+
+func TestProjectCardComesFirstAndTrustsAndUntrusts(t *testing.T) {
+	h := newHarness(t, harnessOptions{})
+	for name, body := range map[string]string{
+		".claude/settings.json":    `{"permissions": {"allow": ["Bash(npm test:*)"]}, "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "$CLAUDE_PROJECT_DIR/.claude/hooks/stop.sh"}]}]}}`,
+		".claude/hooks/stop.sh":    "#!/bin/sh\necho stopped\n",
+		".claude/agents/tester.md": "---\nname: tester\ndescription: Runs the tests\n---\nYou run tests.\n",
+	} {
+		p := filepath.Join(h.project, filepath.FromSlash(name))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte(body), 0o755)
+	}
+	u := h.open(true)
+	u.d.Projects = project.NewRegistry(h.exts, h.db, h.paths.Extensions(), nil)
+	u.ShowPreferences(sectionExtensions)
+	p := &paneEnv{harness: h, pane: u.prefs.ext, win: u.prefs.win}
+	p.waitText("This project's settings")
+	text := p.text()
+	if strings.Index(text, "This project's settings") > strings.Index(text, "No extensions installed yet") {
+		t.Errorf("the project's card is not first:\n%s", text)
+	}
+	for _, want := range []string{"1 hook, 1 agent, allow rules", "Not trusted: nothing of it runs", "What it declares"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the card lacks %q:\n%s", want, text)
+		}
+	}
+	p.tap("Review and trust…")
+	p.tap("Trust")
+	p.waitText("Trusted: its hooks, MCP servers and allow rules run.")
+	if !u.d.Projects.Trusted(t.Context(), h.project) {
+		t.Fatal("the card's Trust did not trust the folder")
+	}
+	p.tap("Untrust")
+	p.tap("Yes")
+	p.waitText("Not trusted: nothing of it runs")
+	if u.d.Projects.Trusted(t.Context(), h.project) {
+		t.Fatal("the card's Untrust did not untrust the folder")
+	}
+}
