@@ -496,6 +496,9 @@ func (c *chatView) setBusy(busy bool) {
 		c.sendBtn.SetText("Send")
 		c.st.TurnEnded() // whatever the last frame said
 		c.refreshHookState()
+		if c.project.Path != "" {
+			c.trust.check(c.project.Path) // the turn may have edited .claude/ (it asked first)
+		}
 	}
 	c.refreshStatus()
 }

