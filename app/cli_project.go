@@ -13,6 +13,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/agent/safetext"
 	"github.com/agentdesk/agentdesk/agent/tools"
+	"github.com/agentdesk/agentdesk/extensions"
 	"github.com/agentdesk/agentdesk/extensions/manifest"
 	"github.com/agentdesk/agentdesk/extensions/project"
 )
@@ -126,9 +127,11 @@ type projectJSON struct {
 	// change (with approval) beside the project once it is trusted.
 	AdditionalDirectories []string `json:"additional_directories"`
 	// DefaultMode is shown only: AgentDesk's own approval setting decides.
-	DefaultMode string        `json:"default_mode,omitempty"`
-	Diagnostics []string      `json:"diagnostics"`
-	Changed     *project.Diff `json:"changed,omitempty"`
+	DefaultMode string `json:"default_mode,omitempty"`
+	// RecentRuns are its hooks\' newest runs, newest first.
+	RecentRuns  []extensions.Run `json:"recent_runs"`
+	Diagnostics []string         `json:"diagnostics"`
+	Changed     *project.Diff    `json:"changed,omitempty"`
 }
 
 type hookJSON struct {
@@ -162,6 +165,11 @@ func (p projectCLI) show(ctx context.Context, dir string, asJSON bool) error {
 		return err
 	}
 	v := p.describe(f)
+	if p.c.exts != nil {
+		if runs, err := p.c.exts.ProjectHookRuns(ctx, f.Dir); err == nil && runs != nil {
+			v.RecentRuns = runs
+		}
+	}
 	if asJSON {
 		enc := json.NewEncoder(p.out)
 		enc.SetIndent("", "  ")
@@ -216,6 +224,7 @@ func (p projectCLI) describe(f project.Folder) projectJSON {
 		v.AdditionalDirectories = []string{}
 	}
 	v.DefaultMode = f.Settings.DefaultMode
+	v.RecentRuns = []extensions.Run{}
 	if v.Diagnostics == nil {
 		v.Diagnostics = []string{}
 	}
@@ -274,6 +283,13 @@ func (p projectCLI) print(v projectJSON) {
 	list("additional directories (the file tools may read and change them, with approval)", v.AdditionalDirectories)
 	if v.DefaultMode != "" {
 		fmt.Fprintf(w, "defaultMode %s: shown only; your approval setting in AgentDesk decides\n", safetext.Strip(v.DefaultMode))
+	}
+	for _, r := range v.RecentRuns {
+		line := fmt.Sprintf("ran %s %s: exit %d, %d ms", r.Time.Format("Jan 2 15:04:05"), r.Event, r.Exit, r.DurationMS)
+		if r.Error != "" {
+			line += ", " + r.Error
+		}
+		fmt.Fprintln(w, safetext.Strip(line))
 	}
 	for _, d := range v.Diagnostics {
 		fmt.Fprintln(w, "note:", safetext.Strip(d))

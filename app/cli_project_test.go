@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -73,6 +74,17 @@ func TestProjectSettingsWaitForFolderTrust(t *testing.T) {
 	if strings.Contains(errOut, "until you trust") || !strings.Contains(raw, "HOOK-CONTEXT-1 flavour mint") || !strings.Contains(raw, "Deploys the fixture app") ||
 		!slices.Contains(req.Tools, "mcp__fixture__echo") {
 		t.Fatalf("trusted: want hook context, skill and MCP tool; tools %v\nstderr %s\n%s", req.Tools, errOut, raw)
+	}
+	var shown struct {
+		RecentRuns []struct {
+			Event string   `json:"event"`
+			Argv  []string `json:"argv"`
+			Exit  int      `json:"exit"`
+		} `json:"recent_runs"`
+	}
+	if err := json.Unmarshal([]byte(c.ok("project", "show", dir, "--json")), &shown); err != nil || len(shown.RecentRuns) == 0 ||
+		shown.RecentRuns[0].Event != "SessionStart" || !strings.HasSuffix(shown.RecentRuns[0].Argv[0], ".claude/hooks/start.sh") {
+		t.Errorf("project show lacks the hook's run: %v %+v", err, shown)
 	}
 	reqs := model.Requests()
 	if last := reqs[len(reqs)-1]; !strings.Contains(string(last.Raw), "ping-42") {

@@ -269,10 +269,27 @@ func (m *Manager) addHookState(ctx context.Context, info *Info, withRuns bool) {
 	if err != nil {
 		return
 	}
+	info.RecentRuns = runsOf(runs)
+}
+
+// ProjectHookRuns are the newest runs of the project folder dir's own
+// hooks (dir canonical, as project trust keeps it), newest first.
+func (m *Manager) ProjectHookRuns(ctx context.Context, dir string) ([]Run, error) {
+	m.runs.flush()
+	runs, err := m.db.ProjectHookRuns(ctx, dir, recentRuns)
+	if err != nil {
+		return nil, err
+	}
+	return runsOf(runs), nil
+}
+
+func runsOf(runs []storage.HookRun) []Run {
+	var out []Run
 	for _, r := range runs {
-		info.RecentRuns = append(info.RecentRuns, Run{Time: r.StartedAt, Event: r.Event, Argv: r.Argv,
+		out = append(out, Run{Time: r.StartedAt, Event: r.Event, Argv: r.Argv,
 			DurationMS: r.Duration.Milliseconds(), Exit: r.ExitCode, BytesOut: r.BytesOut, Error: r.Error})
 	}
+	return out
 }
 
 // ArgvText shows the argv unambiguously: arguments with spaces or quotes

@@ -51,14 +51,17 @@ type ExtensionVersion struct {
 // HookRun is one recorded hook execution.
 type HookRun struct {
 	ExtensionID string
-	HookKey     string
-	Event       string
-	Argv        []string
-	StartedAt   time.Time
-	Duration    time.Duration
-	ExitCode    int
-	BytesOut    int64
-	Error       string
+	// Project is the canonical folder of a project's own hook (extension
+	// ProjectHooks): those runs are kept per folder.
+	Project   string
+	HookKey   string
+	Event     string
+	Argv      []string
+	StartedAt time.Time
+	Duration  time.Duration
+	ExitCode  int
+	BytesOut  int64
+	Error     string
 }
 
 const extensionColumns = `id, install_order, source_url, requested_ref, active_commit, previous_commit,
@@ -257,10 +260,18 @@ func (db *DB) RecordHookRuns(ctx context.Context, runs []HookRun) error {
 	})
 }
 
+// ProjectHooks is the extension id a project's own hooks run under
+// (manifest.ProjectID); their runs are kept by folder, there being no
+// extension row.
+const ProjectHooks = "project"
+
 func recordHookRun(ctx context.Context, tx *sql.Tx, r HookRun) error {
 	argv, err := json.Marshal(r.Argv)
 	if err != nil {
 		return err
+	}
+	if r.ExtensionID == ProjectHooks {
+		return recordProjectHookRun(ctx, tx, r, string(argv))
 	}
 	if _, err := tx.ExecContext(ctx, `
 		INSERT INTO hook_runs(extension_id, event, argv, started_at, duration_ms, exit_code, bytes_out, error)
@@ -293,25 +304,55 @@ func setHookError(ctx context.Context, tx *sql.Tx, r HookRun) error {
 	return nil
 }
 
+func recordProjectHookRun(ctx context.Context, tx *sql.Tx, r HookRun, argv string) error {
+	if r.Project == "" {
+		return nil // not said which folder: nowhere to keep it
+	}
+	if _, err := tx.ExecContext(ctx, `
+		INSERT INTO project_hook_runs(project, event, argv, started_at, duration_ms, exit_code, bytes_out, error)
+		VALUES(?, ?, ?, ?, ?, ?, ?, ?)`,
+		r.Project, r.Event, argv, r.StartedAt.UnixMilli(), r.Duration.Milliseconds(), r.ExitCode, r.BytesOut, r.Error); err != nil {
+		return fmt.Errorf("record hook run of %s: %w", r.Project, err)
+	}
+	if _, err := tx.ExecContext(ctx, `
+		DELETE FROM project_hook_runs WHERE project = ? AND id NOT IN
+			(SELECT id FROM project_hook_runs WHERE project = ? ORDER BY id DESC LIMIT ?)`,
+		r.Project, r.Project, HookRunHistory); err != nil {
+		return fmt.Errorf("trim hook runs of %s: %w", r.Project, err)
+	}
+	return nil
+}
+
+// ProjectHookRuns returns up to limit of the newest runs of the project
+// folder dir's own hooks, newest first.
+func (db *DB) ProjectHookRuns(ctx context.Context, dir string, limit int) ([]HookRun, error) {
+	return db.hookRuns(ctx, `SELECT event, argv, started_at, duration_ms, exit_code, bytes_out, error
+		FROM project_hook_runs WHERE project = ? ORDER BY id DESC LIMIT ?`, dir, limit, HookRun{ExtensionID: ProjectHooks, Project: dir})
+}
+
 // HookRuns returns up to limit of an extension's newest runs, newest first.
 func (db *DB) HookRuns(ctx context.Context, id string, limit int) ([]HookRun, error) {
-	rows, err := db.r.QueryContext(ctx, `
-		SELECT event, argv, started_at, duration_ms, exit_code, bytes_out, error
-		FROM hook_runs WHERE extension_id = ? ORDER BY id DESC LIMIT ?`, id, limit)
+	return db.hookRuns(ctx, `SELECT event, argv, started_at, duration_ms, exit_code, bytes_out, error
+		FROM hook_runs WHERE extension_id = ? ORDER BY id DESC LIMIT ?`, id, limit, HookRun{ExtensionID: id})
+}
+
+// hookRuns reads the runs query selects for key, each starting as proto.
+func (db *DB) hookRuns(ctx context.Context, query, key string, limit int, proto HookRun) ([]HookRun, error) {
+	rows, err := db.r.QueryContext(ctx, query, key, limit)
 	if err != nil {
-		return nil, fmt.Errorf("read hook runs of %s: %w", id, err)
+		return nil, fmt.Errorf("read hook runs of %s: %w", key, err)
 	}
 	defer rows.Close()
 	var out []HookRun
 	for rows.Next() {
-		r := HookRun{ExtensionID: id}
+		r := proto
 		var argv string
 		var started, ms int64
 		if err := rows.Scan(&r.Event, &argv, &started, &ms, &r.ExitCode, &r.BytesOut, &r.Error); err != nil {
 			return nil, err
 		}
 		if err := json.Unmarshal([]byte(argv), &r.Argv); err != nil {
-			return nil, fmt.Errorf("hook run argv of %s: %w", id, err)
+			return nil, fmt.Errorf("hook run argv of %s: %w", key, err)
 		}
 		r.StartedAt, r.Duration = fromMillis(started), time.Duration(ms)*time.Millisecond
 		out = append(out, r)

@@ -42,13 +42,14 @@ type extensionsPane struct {
 	cancel     context.CancelFunc
 	checkBtn   *widget.Button
 
-	cards   *fyne.Container
-	project *project.Folder // the open folder's own settings: the first card
-	infos   []extensions.Info
-	state   map[string]*cardState
-	skills  map[string]string   // skill name → source that wins, for conflict markers
-	onTrust func(dialog.Dialog) // tests observe the trust dialog
-	picker  dialog.Dialog       // the open marketplace picker, for tests
+	cards       *fyne.Container
+	project     *project.Folder  // the open folder's own settings: the first card
+	projectRuns []extensions.Run // and its hooks' newest runs
+	infos       []extensions.Info
+	state       map[string]*cardState
+	skills      map[string]string   // skill name → source that wins, for conflict markers
+	onTrust     func(dialog.Dialog) // tests observe the trust dialog
+	picker      dialog.Dialog       // the open marketplace picker, for tests
 
 	// commandConflicts are the enabled extensions' command names that
 	// only run namespaced, for conflict markers.
@@ -430,10 +431,11 @@ func (p *extensionsPane) showInstallMessage(text string, isError bool) {
 
 // paneData is what a reload reads in the background.
 type paneData struct {
-	project   *project.Folder // the open folder's own settings, when it has any
-	infos     []extensions.Info
-	winners   map[string]string
-	conflicts []lifecycle.CommandConflict
+	project     *project.Folder // the open folder's own settings, when it has any
+	projectRuns []extensions.Run
+	infos       []extensions.Info
+	winners     map[string]string
+	conflicts   []lifecycle.CommandConflict
 }
 
 // reload re-reads the registry and redraws the cards.
@@ -459,6 +461,7 @@ func (p *extensionsPane) reload() {
 		d := paneData{infos: infos, winners: winners, conflicts: p.u.d.Agent.Commands().Conflicts}
 		if f, ok := p.projectFolder(ctx, project); ok {
 			d.project = &f
+			d.projectRuns, _ = p.u.d.Extensions.ProjectHookRuns(ctx, f.Dir)
 		}
 		return d, nil
 	}, func(d paneData, err error) {
@@ -466,7 +469,7 @@ func (p *extensionsPane) reload() {
 			p.showInstallMessage(sentence(err), true)
 			return
 		}
-		p.project, p.infos, p.skills, p.commandConflicts = d.project, d.infos, d.winners, d.conflicts
+		p.project, p.projectRuns, p.infos, p.skills, p.commandConflicts = d.project, d.projectRuns, d.infos, d.winners, d.conflicts
 		for i := range p.infos {
 			p.infos[i] = p.infos[i].ForDisplay()
 		}

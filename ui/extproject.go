@@ -42,6 +42,10 @@ func (p *extensionsPane) projectCard(f project.Folder) fyne.CanvasObject {
 	}
 	details := &widget.Label{Text: reviewText(f), Wrapping: fyne.TextWrapWord, TextStyle: fyne.TextStyle{Monospace: true}}
 	acc := widget.NewAccordion(widget.NewAccordionItem("What it declares", details))
+	if lines := runLines(p.projectRuns); len(lines) > 0 {
+		runs := &widget.Label{Text: safetext.Strip(strings.Join(lines, "\n")), TextStyle: fyne.TextStyle{Monospace: true}}
+		acc.Append(widget.NewAccordionItem("Recent hook runs", runs))
+	}
 	body.Add(container.NewHBox(btn))
 	body.Add(acc)
 	return &widget.Card{Title: "This project's settings", Subtitle: tildePath(f.Dir) + " · .claude/ and .mcp.json", Content: body}

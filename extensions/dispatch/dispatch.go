@@ -441,7 +441,7 @@ func (d *Dispatcher) runHook(ctx context.Context, x extensions.Active, h manifes
 		}
 	}
 	out, err := hookrun.ParseOutput(c.event, res)
-	run := storage.HookRun{ExtensionID: x.ID, HookKey: h.Key(), Event: c.event, Argv: argv, StartedAt: started,
+	run := storage.HookRun{ExtensionID: x.ID, Project: c.project, HookKey: h.Key(), Event: c.event, Argv: argv, StartedAt: started,
 		Duration: res.Duration, ExitCode: res.ExitCode, BytesOut: res.StdoutBytes}
 	if err != nil {
 		run.Error = err.Error()

@@ -194,14 +194,16 @@ func (r *Registry) MarkForReview(ctx context.Context, id, reason string) error {
 	return nil
 }
 
-// RecordRun implements dispatch.Registry. The run history is kept per
-// installed extension; a project's hook runs go to the log.
+// RecordRun implements dispatch.Registry: a project's hook runs are kept
+// by canonical folder (the card and project show list them), the others
+// by extension.
 func (r *Registry) RecordRun(run storage.HookRun) {
-	if run.ExtensionID != manifest.ProjectID {
-		r.Manager.RecordRun(run)
-		return
+	if run.ExtensionID == manifest.ProjectID {
+		if dir, err := Canonical(run.Project); err == nil {
+			run.Project = dir
+		}
 	}
-	r.log.Info("project hook ran", "event", run.Event, "argv", run.Argv, "exit", run.ExitCode, "duration", run.Duration, "err", run.Error)
+	r.Manager.RecordRun(run)
 }
 
 // OnRemove implements dispatch.Registry.
