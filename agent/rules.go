@@ -54,7 +54,7 @@ func (s *Session) projectEnv() []string {
 	if !ok {
 		return nil
 	}
-	kept, _ := tools.SettingsEnv(set.Env)
+	kept, _ := set.Environ()
 	return kept
 }
 

@@ -12,7 +12,6 @@ import (
 	"strings"
 
 	"github.com/agentdesk/agentdesk/agent/safetext"
-	"github.com/agentdesk/agentdesk/agent/tools"
 	"github.com/agentdesk/agentdesk/extensions"
 	"github.com/agentdesk/agentdesk/extensions/manifest"
 	"github.com/agentdesk/agentdesk/extensions/project"
@@ -217,7 +216,7 @@ func (p projectCLI) describe(f project.Folder) projectJSON {
 	if v.Env == nil {
 		v.Env = []string{}
 	}
-	_, v.EnvWithheld = tools.SettingsEnv(f.Settings.Env)
+	_, v.EnvWithheld = f.Settings.Environ()
 	home, _ := os.UserHomeDir()
 	v.AdditionalDirectories = f.Settings.Directories(f.Dir, home)
 	if v.AdditionalDirectories == nil {

@@ -12,7 +12,6 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/agentdesk/agentdesk/agent/safetext"
-	"github.com/agentdesk/agentdesk/agent/tools"
 	"github.com/agentdesk/agentdesk/extensions/project"
 )
 
@@ -137,7 +136,7 @@ func reviewText(f project.Folder) string {
 	for _, r := range f.Snapshot.Rules {
 		line("  %s", r)
 	}
-	kept, withheld := tools.SettingsEnv(f.Settings.Env)
+	kept, withheld := f.Settings.Environ()
 	for _, e := range kept {
 		name, _, _ := strings.Cut(e, "=")
 		line("Environment: %s", name)

@@ -232,3 +232,14 @@ func TestSettingsDirectoriesResolveAsClaudeCode(t *testing.T) {
 		t.Errorf("~ without a home resolved to %q", got)
 	}
 }
+
+func TestSettingsEnvironDropsCredentialNames(t *testing.T) {
+	kept, dropped := Settings{Env: map[string]string{"NODE_ENV": "test", "DEPLOY_TOKEN": "t", "AGENTDESK_MODEL": "m",
+		"DB_PASSWORD": "p", "AWS_REGION": "eu-west-1", "BAD=NAME": "x"}}.Environ()
+	if want := []string{"AWS_REGION=eu-west-1", "NODE_ENV=test"}; !slices.Equal(kept, want) {
+		t.Errorf("kept %q, want %q", kept, want)
+	}
+	if want := []string{"AGENTDESK_MODEL", "BAD=NAME", "DB_PASSWORD", "DEPLOY_TOKEN"}; !slices.Equal(dropped, want) {
+		t.Errorf("dropped %q, want %q", dropped, want)
+	}
+}

@@ -20,7 +20,6 @@ import (
 	"time"
 
 	"github.com/agentdesk/agentdesk/agent/permissions"
-	"github.com/agentdesk/agentdesk/agent/tools"
 	"github.com/agentdesk/agentdesk/extensions/manifest"
 	"github.com/agentdesk/agentdesk/storage"
 )
@@ -136,9 +135,9 @@ func Read(ctx context.Context, db *storage.DB, dir string) (Folder, error) {
 
 // Env is the settings env the project's hooks and servers get once the
 // folder is trusted, by name, less credential-named variables (see
-// tools.SettingsEnv, which gives run_command the same).
+// permissions.Settings.Environ, which gives run_command the same).
 func (f Folder) Env() map[string]string {
-	kept, _ := tools.SettingsEnv(f.Settings.Env)
+	kept, _ := f.Settings.Environ()
 	if len(kept) == 0 {
 		return nil
 	}
