@@ -68,8 +68,9 @@ func (s *Session) refuse(err error) {
 	}
 	s.mu.Lock()
 	returned := s.queuedLocked()
+	var idle chan struct{}
 	if s.busy { // refused at a job's start, not at open
-		close(s.idle)
+		idle = s.idle
 	}
 	s.jobs, s.busy, s.inUse = nil, false, pid
 	watch := pid != 0 && !s.watching
@@ -77,6 +78,9 @@ func (s *Session) refuse(err error) {
 	s.mu.Unlock()
 	s.bus.Publish(Event{Kind: EventInUse, Session: s.info.ID, Holder: pid, Queue: returned, Status: errText(err)})
 	s.bus.Publish(Event{Kind: EventBusy, Session: s.info.ID, Busy: false})
+	if idle != nil { // after the events: whoever waits for idle sees them
+		close(idle)
+	}
 	if watch {
 		s.wg.Add(1)
 		go s.watchHolder()
