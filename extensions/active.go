@@ -3,6 +3,9 @@ package extensions
 import (
 	"context"
 	"errors"
+	"slices"
+	"sync"
+	"sync/atomic"
 
 	"github.com/agentdesk/agentdesk/extensions/manifest"
 	"github.com/agentdesk/agentdesk/storage"
@@ -37,19 +40,79 @@ func (x Active) SensitiveOptions() map[string]string {
 }
 
 // Active returns the enabled, trusted extensions whose options are all
-// given, in installation order. It reads the registry on every call, so
-// a disable or uninstall (by this process or another) removes an
-// extension from the next call.
+// given, in installation order. The list is kept in memory and built
+// again only when the registry generation moved (a write by this process
+// or another: storage.DB.RegistryGeneration), so a call costs one read
+// of one row; a rebuild decodes only the versions whose record changed
+// (keyed by id, commit, hooks hash and record revision, which a re-stamp
+// bumps). The packages are shared: callers must not change them.
 func (m *Manager) Active(ctx context.Context) []Active {
-	rows, err := m.db.Extensions(ctx)
+	gen, err := m.db.RegistryGeneration(ctx)
 	if err != nil {
 		m.log.Error("read extensions registry", "err", err)
 		return nil
 	}
+	c := &m.active
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.built && c.gen == gen {
+		return slices.Clone(c.list)
+	}
+	list, pkgs, ok := m.buildActive(ctx, c.pkgs)
+	if ok { // a failed read is not cached: the next call tries again
+		c.gen, c.list, c.pkgs, c.built = gen, list, pkgs, true
+	}
+	return slices.Clone(list)
+}
+
+// activeCache is what Active keeps between calls.
+type activeCache struct {
+	mu    sync.Mutex
+	built bool
+	gen   int64
+	list  []Active
+	pkgs  map[versionKey]*manifest.Package
+}
+
+// versionKey names one version record's content.
+type versionKey struct {
+	id, commit, hooksHash string
+	revision              int64
+}
+
+// activeDecodes counts package decodes by Active (tests).
+var activeDecodes atomic.Int64
+
+func (m *Manager) buildActive(ctx context.Context, old map[versionKey]*manifest.Package) ([]Active, map[versionKey]*manifest.Package, bool) {
+	rows, err := m.db.Extensions(ctx)
+	if err != nil {
+		m.log.Error("read extensions registry", "err", err)
+		return nil, old, false
+	}
+	pkgs := map[versionKey]*manifest.Package{}
+	ok := true
 	var out []Active
 	for _, e := range rows {
-		pkg, hash, err := m.version(ctx, e.ID, e.ActiveCommit)
-		if statusOf(e, pkg, hash, err) != StatusEnabled {
+		if !e.Enabled || e.ReviewReason != "" {
+			continue
+		}
+		hash, rev, err := m.db.ExtensionVersionKey(ctx, e.ID, e.ActiveCommit)
+		if err != nil {
+			ok = ok && errors.Is(err, storage.ErrNotFound)
+			continue
+		}
+		key := versionKey{e.ID, e.ActiveCommit, hash, rev}
+		pkg := old[key]
+		if pkg == nil {
+			pkg, hash, err = m.version(ctx, e.ID, e.ActiveCommit)
+			if err != nil {
+				ok = ok && errors.Is(err, storage.ErrNotFound)
+				continue
+			}
+			activeDecodes.Add(1)
+		}
+		pkgs[key] = pkg
+		if statusOf(e, pkg, hash, nil) != StatusEnabled {
 			continue
 		}
 		env, argv, missing := m.hookOptions(ctx, e.ID, pkg)
@@ -60,7 +123,7 @@ func (m *Manager) Active(ctx context.Context) []Active {
 			Dir: m.store.versionDir(e.ID, e.ActiveCommit), Data: m.store.dataDir(e.ID),
 			OptionEnv: env, OptionArgv: argv})
 	}
-	return out
+	return out, pkgs, ok
 }
 
 // StillActive reports whether id is still enabled, trusted and at
