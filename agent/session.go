@@ -333,6 +333,9 @@ func (s *Session) next() (string, context.Context, bool) {
 }
 
 func (s *Session) run(ctx context.Context, job string) {
+	if scope, ok := s.a.cfg.Lifecycle.(lifecycle.TurnScope); ok {
+		ctx = scope.BeginTurn(ctx, s.project) // one view of the extensions for the whole job
+	}
 	if source, ok := strings.CutPrefix(job, "\x00"); ok {
 		if source != jobCatchUp { // its work is hold's
 			s.sessionStart(ctx, source)

@@ -157,3 +157,35 @@ func ProjectOf(ctx context.Context) string {
 	dir, _ := ctx.Value(projectKey{}).(string)
 	return dir
 }
+
+// Snapshot is the enabled extensions as one turn sees them: taken once
+// when the turn starts (dispatch.Dispatcher.BeginTurn) and carried in
+// its context, so every consumer of the turn (hooks of every event,
+// commands, MCP, subagents started in it) uses the same list and no tool
+// call reads the registry. A change by another process is seen at the
+// next turn; a disable still stops what runs at once (OnRemove, the
+// server host's StillActive watch).
+type Snapshot struct {
+	Project string // the session's folder the list was taken for
+	Active  []Active
+}
+
+type snapshotKey struct{}
+
+// WithSnapshot returns ctx carrying s.
+func WithSnapshot(ctx context.Context, s *Snapshot) context.Context {
+	return context.WithValue(ctx, snapshotKey{}, s)
+}
+
+// SnapshotOf is the turn's snapshot in ctx when it was taken for the
+// folder ctx is for (WithProject; none named counts as the same).
+func SnapshotOf(ctx context.Context) (*Snapshot, bool) {
+	s, ok := ctx.Value(snapshotKey{}).(*Snapshot)
+	if !ok {
+		return nil, false
+	}
+	if dir := ProjectOf(ctx); dir != "" && dir != s.Project {
+		return nil, false
+	}
+	return s, true
+}
