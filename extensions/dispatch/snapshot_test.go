@@ -31,8 +31,8 @@ func (r *countingRegistry) Active(ctx context.Context) []extensions.Active {
 func preToolUsePlugin(name, marker string) map[string]gittest.File {
 	return map[string]gittest.File{
 		".codex-plugin/plugin.json": {Body: `{"name":"` + name + `","version":"1.0.0","description":"test plugin"}`},
-		"hooks/hooks.json": {Body: `{"hooks":{"PreToolUse":[{"matcher":"*","hooks":[{"type":"command","command":"${CLAUDE_PLUGIN_ROOT}/hooks/run.sh"}]}]}}`},
-		"hooks/run.sh":     {Body: "#!/bin/sh\necho " + name + " >> " + marker + "\n", Mode: 0o755},
+		"hooks/hooks.json":          {Body: `{"hooks":{"PreToolUse":[{"matcher":"*","hooks":[{"type":"command","command":"${CLAUDE_PLUGIN_ROOT}/hooks/run.sh"}]}]}}`},
+		"hooks/run.sh":              {Body: "#!/bin/sh\necho " + name + " >> " + marker + "\n", Mode: 0o755},
 	}
 }
 
