@@ -168,7 +168,28 @@ func ProjectOf(ctx context.Context) string {
 type Snapshot struct {
 	Project string // the session's folder the list was taken for
 	Active  []Active
+	hooked  map[string][]Active // by event: the extensions with an active hook for it
 }
+
+// NewSnapshot is the snapshot of list for project, indexed by hook event.
+func NewSnapshot(project string, list []Active) *Snapshot {
+	s := &Snapshot{Project: project, Active: list, hooked: map[string][]Active{}}
+	for _, x := range list {
+		seen := map[string]bool{}
+		for _, h := range x.Pkg.Hooks {
+			if h.Inactive == "" && !seen[h.Event] {
+				seen[h.Event] = true
+				s.hooked[h.Event] = append(s.hooked[h.Event], x)
+			}
+		}
+	}
+	return s
+}
+
+// Hooked are the extensions of s with an active hook for event, in
+// installation order: what a tool call's PreToolUse looks at, however
+// many extensions are enabled.
+func (s *Snapshot) Hooked(event string) []Active { return s.hooked[event] }
 
 type snapshotKey struct{}
 

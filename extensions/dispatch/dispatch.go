@@ -149,7 +149,7 @@ func (d *Dispatcher) BeginTurn(ctx context.Context, projectDir string) context.C
 		return ctx
 	}
 	list := d.reg.Active(extensions.WithProject(ctx, projectDir))
-	return extensions.WithSnapshot(ctx, &extensions.Snapshot{Project: projectDir, Active: list})
+	return extensions.WithSnapshot(ctx, extensions.NewSnapshot(projectDir, list))
 }
 
 // active is the turn's snapshot when ctx carries one for its folder,
@@ -159,6 +159,22 @@ func (d *Dispatcher) active(ctx context.Context) []extensions.Active {
 		return s.Active
 	}
 	return d.reg.Active(ctx)
+}
+
+// hooked are the extensions with an active hook for event: from the
+// turn's snapshot's index, else filtered from the registry. Most
+// extensions have no hook for an event and cost nothing.
+func (d *Dispatcher) hooked(ctx context.Context, event string) []extensions.Active {
+	if s, ok := extensions.SnapshotOf(ctx); ok {
+		return s.Hooked(event)
+	}
+	var out []extensions.Active
+	for _, x := range d.reg.Active(ctx) {
+		if hasEvent(x.Pkg, event) {
+			out = append(out, x)
+		}
+	}
+	return out
 }
 
 // Enabled implements lifecycle.Lifecycle.
@@ -294,7 +310,7 @@ func (d *Dispatcher) dispatch(ctx context.Context, c call) lifecycle.HookResult 
 // concurrently, and returns their results in installation order.
 func (d *Dispatcher) run(ctx context.Context, c call) []extResult {
 	ctx = extensions.WithProject(ctx, c.project) // the project's own settings count for its sessions only
-	exts := d.active(ctx)
+	exts := d.hooked(ctx, c.event)
 	results := make([]extResult, len(exts))
 	var wg sync.WaitGroup
 	for i, x := range exts {
@@ -329,6 +345,16 @@ func (c call) matches(m manifest.Matcher) bool {
 	}
 	for _, alias := range c.aliases {
 		if alias != "" && m.Match(alias) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasEvent reports whether pkg has an active hook for event.
+func hasEvent(pkg *manifest.Package, event string) bool {
+	for _, h := range pkg.Hooks {
+		if h.Event == event && h.Inactive == "" {
 			return true
 		}
 	}
