@@ -38,6 +38,7 @@ type Session struct {
 	blocks   map[string]lifecycle.ContextBlock // SessionStart context of the current epoch, by source
 	agents   []agentsFile
 	catalog  catalogCache
+	used     map[string]bool // kind + "\x00" + name: skills and agents this session used (catalogtools.go)
 	jobs     []string
 	busy     bool
 	stopJob  context.CancelFunc

@@ -226,6 +226,10 @@ func (f Fit) Render(kind, plural string) string {
 	var b strings.Builder
 	var names []string
 	hidden, any := 0, false
+	sep := " — "
+	if kind == KindAgent {
+		sep = ": " // the task tool's format
+	}
 	for _, p := range f.Entries {
 		if p.Kind != kind {
 			continue
@@ -233,7 +237,7 @@ func (f Fit) Render(kind, plural string) string {
 		any = true
 		switch p.Tier {
 		case Full, Short:
-			b.WriteString("\n- " + p.Name + " — " + p.Desc)
+			b.WriteString("\n- " + p.Name + sep + p.Desc)
 		case NameOnly:
 			names = append(names, p.Name)
 		case Hidden:

@@ -55,7 +55,7 @@ func TestFitOrderAndTruncation(t *testing.T) {
 			t.Logf("%d skills: %d bytes of %d; %d described, %d names only, %d more", n, len(text), budget, d, names, hidden)
 			switch n {
 			case 0, 1:
-				if names+hidden != 0 || !strings.Contains(text, "reviewer — reviews code") {
+				if names+hidden != 0 || !strings.Contains(text, "reviewer: reviews code") {
 					t.Errorf("a small catalog must be in full: %q", text)
 				}
 			case 200:
