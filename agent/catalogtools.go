@@ -67,7 +67,7 @@ func (s *Session) catalogEntries(catalog skills.Catalog, agents []lifecycle.Agen
 	for _, ag := range agents {
 		out = append(out, listing.Entry{Kind: listing.KindAgent, Name: ag.Name, Description: ag.Description,
 			First: ag.Type == GeneralPurpose || s.wasUsed(listing.KindAgent, ag.Name),
-			Use: `delegate with the task tool: {"subagent_type": "` + ag.Name + `", ...}`})
+			Use:   `delegate with the task tool: {"subagent_type": "` + ag.Name + `", ...}`})
 	}
 	return out
 }
