@@ -65,6 +65,11 @@ func TestCatalogFitsTheWindow(t *testing.T) {
 			if window == 32768 && described == 0 {
 				t.Errorf("nothing described at 32k")
 			}
+			size := e.agent.CatalogSize(e.project.Path)
+			t.Logf("Preferences: %s", size)
+			if !strings.Contains(size, "200 skills, 101 agents: ") || (window == 32768) != strings.Contains(size, fmt.Sprintf("; %d listed by name only", names)) {
+				t.Errorf("CatalogSize = %q", size)
+			}
 		})
 	}
 }

@@ -58,15 +58,19 @@ func (s *Session) wasUsed(kind, name string) bool {
 // catalogEntries are the skills and agents the request lists, the
 // user's and project's own skills and what the session used first.
 func (s *Session) catalogEntries(catalog skills.Catalog, agents []lifecycle.Agent) []listing.Entry {
+	return catalogEntries(catalog, agents, s.wasUsed)
+}
+
+func catalogEntries(catalog skills.Catalog, agents []lifecycle.Agent, used func(kind, name string) bool) []listing.Entry {
 	var out []listing.Entry
 	for _, sk := range catalog.Skills {
 		own := !strings.HasPrefix(sk.Source, "extension ")
 		out = append(out, listing.Entry{Kind: listing.KindSkill, Name: sk.Name, Description: sk.Description,
-			First: own || s.wasUsed(listing.KindSkill, sk.Name), Use: `load it with the skill tool: {"name": "` + sk.Name + `"}`})
+			First: own || used(listing.KindSkill, sk.Name), Use: `load it with the skill tool: {"name": "` + sk.Name + `"}`})
 	}
 	for _, ag := range agents {
 		out = append(out, listing.Entry{Kind: listing.KindAgent, Name: ag.Name, Description: ag.Description,
-			First: ag.Type == GeneralPurpose || s.wasUsed(listing.KindAgent, ag.Name),
+			First: ag.Type == GeneralPurpose || used(listing.KindAgent, ag.Name),
 			Use:   `delegate with the task tool: {"subagent_type": "` + ag.Name + `", ...}`})
 	}
 	return out
@@ -75,6 +79,29 @@ func (s *Session) catalogEntries(catalog skills.Catalog, agents []lifecycle.Agen
 // fit is the session's catalog fitted to the window's budget.
 func (s *Session) fit(catalog skills.Catalog, agents []lifecycle.Agent) listing.Fit {
 	return listing.FitTo(s.catalogEntries(catalog, agents), listing.Budget(s.window()))
+}
+
+// CatalogSize says, for Preferences, how a new session's catalog in
+// project fits the current model's budget: "181 skills, 86 agents: 12.1
+// KB of 13.1 KB; 140 listed by name only".
+func (a *Agent) CatalogSize(project string) string {
+	window := listing.DefaultWindow
+	if _, cfg, err := a.cfg.Provider(); err == nil {
+		window = cfg.WithDefaults().ContextWindow
+	}
+	catalog, agents := a.Catalog(project), a.Subagents(project).Agents
+	f := listing.FitTo(catalogEntries(catalog, agents, func(string, string) bool { return false }), listing.Budget(window))
+	bytes := len(f.Render(listing.KindSkill, "skills")) + len(f.Render(listing.KindAgent, "agents"))
+	_, names, hidden := f.Counts()
+	text := fmt.Sprintf("%d skills, %d agents: %.1f KB of %.1f KB (10%% of a %d-token window)",
+		len(catalog.Skills), len(agents), float64(bytes)/1000, float64(f.Budget)/1000, window)
+	if names > 0 {
+		text += fmt.Sprintf("; %d listed by name only", names)
+	}
+	if hidden > 0 {
+		text += fmt.Sprintf("; %d not listed (tool_search finds them)", hidden)
+	}
+	return text
 }
 
 const skillsIntro = "# Skills\n\nSkills are instructions for particular tasks. When a task matches a skill's description, load it by name with the `skill` tool before you act; `tool_search` finds skills, agents and commands not described here."
