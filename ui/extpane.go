@@ -34,6 +34,7 @@ type extensionsPane struct {
 	phase      *secondaryLabel
 	progress   *widget.ProgressBar
 	installMsg *widget.Label
+	catalog    *secondaryLabel // the catalog's size against the window's budget
 	// checkShown: installMsg shows the update check's summary, which is
 	// recounted from the cards on every render (an update or uninstall
 	// since the check changes it).
@@ -87,7 +88,8 @@ func (p *extensionsPane) buildUI() fyne.CanvasObject {
 		container.NewGridWithColumns(2, p.url, p.ref))
 	intro := newSecondaryLabel("Install Claude Code or Codex plugins from an HTTPS git URL. Nothing runs at install: an extension stays disabled until you review and trust its hook commands.",
 		fyne.TextWrapWord)
-	install := container.NewVBox(intro, inputs, p.urlHint, container.NewBorder(nil, nil, p.phase, nil, p.progress), p.installMsg)
+	p.catalog = newSecondaryLabel("", fyne.TextWrapWord)
+	install := container.NewVBox(intro, inputs, p.urlHint, container.NewBorder(nil, nil, p.phase, nil, p.progress), p.installMsg, p.catalog)
 	p.cards = container.NewVBox()
 	title := widget.NewLabelWithStyle(sectionExtensions, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	p.checkBtn = &widget.Button{Text: "Check for updates", Icon: theme.ViewRefreshIcon(), Importance: widget.LowImportance, OnTapped: p.onCheckUpdates}
@@ -394,6 +396,7 @@ type paneData struct {
 	infos     []extensions.Info
 	winners   map[string]string
 	conflicts []lifecycle.CommandConflict
+	catalog   string // the catalog's size against the window's budget (agent.CatalogSize)
 }
 
 // reload re-reads the registry and redraws the cards.
@@ -416,13 +419,14 @@ func (p *extensionsPane) reload() {
 		for _, s := range p.u.d.Agent.Catalog(project).Skills {
 			winners[s.Name] = s.Source
 		}
-		return paneData{infos, winners, p.u.d.Agent.Commands().Conflicts}, nil
+		return paneData{infos, winners, p.u.d.Agent.Commands().Conflicts, p.u.d.Agent.CatalogSize(project)}, nil
 	}, func(d paneData, err error) {
 		if err != nil {
 			p.showInstallMessage(sentence(err), true)
 			return
 		}
 		p.infos, p.skills, p.commandConflicts = d.infos, d.winners, d.conflicts
+		p.catalog.SetText("What the model is told: " + d.catalog)
 		for i := range p.infos {
 			p.infos[i] = p.infos[i].ForDisplay()
 		}
