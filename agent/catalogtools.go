@@ -93,8 +93,8 @@ func (a *Agent) CatalogSize(project string) string {
 	f := listing.FitTo(catalogEntries(catalog, agents, func(string, string) bool { return false }), listing.Budget(window))
 	bytes := len(f.Render(listing.KindSkill, "skills")) + len(f.Render(listing.KindAgent, "agents"))
 	_, names, hidden := f.Counts()
-	text := fmt.Sprintf("%d skills, %d agents: %.1f KB of %.1f KB (10%% of a %d-token window)",
-		len(catalog.Skills), len(agents), float64(bytes)/1000, float64(f.Budget)/1000, window)
+	text := fmt.Sprintf("%s, %s: %.1f KB of %.1f KB (10%% of a %d-token window)",
+		count(len(catalog.Skills), "skill"), count(len(agents), "agent"), float64(bytes)/1000, float64(f.Budget)/1000, window)
 	if names > 0 {
 		text += fmt.Sprintf("; %d listed by name only", names)
 	}
@@ -250,4 +250,12 @@ func (t *searchTool) Run(ctx context.Context, args json.RawMessage) tools.Result
 		fmt.Fprintf(&b, "%d. %s %s — %s\n   use: %s\n", i+1, h.Kind, h.Name, oneLine(h.Description, 300), h.Use)
 	}
 	return tools.Result{Text: strings.TrimRight(b.String(), "\n")}
+}
+
+// count is "1 skill", "2 skills".
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
