@@ -74,6 +74,8 @@ type Config struct {
 	// Agents are the enabled extensions' subagent types; nil: none, and
 	// no task tool.
 	Agents lifecycle.AgentSource
+	// Search adds entries to tool_search (the MCP host's deferred tools).
+	Search []SearchSource
 	// SubagentModel maps an agent's model alias (sonnet, opus, haiku) to a
 	// model of the current provider; nil or "": the session's model.
 	SubagentModel func(alias string) string

@@ -52,11 +52,12 @@ func (s *Session) Catalog() skills.Catalog {
 // system renders the main thread's system prompt.
 func (s *Session) system() string {
 	catalog := s.Catalog()
+	fit := s.fit(catalog, s.taskAgents()) // one budget with the task tool's agents
 	enabled := s.a.cfg.Lifecycle.Enabled()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	blocks, _ := s.sessionBlocks(enabled)
-	return systemPrompt{Project: s.project, Agents: s.agents, Skills: catalog.Prompt(), Summary: s.summary, Extension: blocks}.String()
+	return systemPrompt{Project: s.project, Agents: s.agents, Skills: skillsSection(fit), Summary: s.summary, Extension: blocks}.String()
 }
 
 // reporting lets the lifecycle call show its progress in the status bar.

@@ -38,6 +38,7 @@ type Session struct {
 	blocks   map[string]lifecycle.ContextBlock // SessionStart context of the current epoch, by source
 	agents   []agentsFile
 	catalog  catalogCache
+	used     map[string]bool // kind + "\x00" + name: skills and agents this session used (catalogtools.go)
 	jobs     []string
 	busy     bool
 	stopJob  context.CancelFunc
@@ -333,6 +334,9 @@ func (s *Session) next() (string, context.Context, bool) {
 }
 
 func (s *Session) run(ctx context.Context, job string) {
+	if scope, ok := s.a.cfg.Lifecycle.(lifecycle.TurnScope); ok {
+		ctx = scope.BeginTurn(ctx, s.project) // one view of the extensions for the whole job
+	}
 	if source, ok := strings.CutPrefix(job, "\x00"); ok {
 		if source != jobCatchUp { // its work is hold's
 			s.sessionStart(ctx, source)

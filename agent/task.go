@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentdesk/agentdesk/agent/lifecycle"
+	"github.com/agentdesk/agentdesk/agent/listing"
 	"github.com/agentdesk/agentdesk/agent/llm"
 	"github.com/agentdesk/agentdesk/agent/tools"
 	"github.com/agentdesk/agentdesk/storage"
@@ -184,7 +185,8 @@ func (s *Session) taskTools(th *thread) []tools.Tool {
 	if len(agents) == 0 {
 		return nil
 	}
-	return []tools.Tool{&taskTool{s: s, agents: agents}}
+	desc := agentCatalogIntro + s.fit(s.Catalog(), agents).Render(listing.KindAgent, "agents") // the skills list's budget, shared
+	return []tools.Tool{&taskTool{s: s, agents: agents, desc: desc}}
 }
 
 // taskTool is the delegation tool of one turn; its agent list is fixed
@@ -192,6 +194,7 @@ func (s *Session) taskTools(th *thread) []tools.Tool {
 type taskTool struct {
 	s      *Session
 	agents []lifecycle.Agent
+	desc   string // the description with the fitted agent list
 }
 
 type taskArgs struct {
@@ -203,7 +206,11 @@ type taskArgs struct {
 var taskSchema = tools.SchemaOf(&taskArgs{})
 
 func (t *taskTool) Spec() llm.ToolSpec {
-	return llm.ToolSpec{Name: taskToolName, Description: agentCatalog(t.agents), Parameters: taskSchema}
+	desc := t.desc
+	if desc == "" {
+		desc = agentCatalog(t.agents)
+	}
+	return llm.ToolSpec{Name: taskToolName, Description: desc, Parameters: taskSchema}
 }
 
 // Kind: delegating needs no approval of its own; each call the child
@@ -243,6 +250,7 @@ func (t *taskTool) Run(ctx context.Context, args json.RawMessage) tools.Result {
 	if err != nil {
 		return tools.Result{Text: err.Error(), IsError: true}
 	}
+	t.s.markUsed(listing.KindAgent, ag.Name)
 	return t.s.delegate(ctx, ag, a.Description, a.Prompt)
 }
 
@@ -253,11 +261,13 @@ func (t *taskTool) Describe(args json.RawMessage) string {
 	return "task " + a.SubagentType + ": " + a.Description
 }
 
+const agentCatalogIntro = "Delegate a task to a subagent. It starts with a fresh context (none of this conversation), works with its own instructions and tools, and its final answer comes back as this tool's result. Give it a complete, self-contained prompt. Use an agent when the task matches its description.\n\nAvailable agents:"
+
 // agentCatalog is the task tool's description: what it does and the
 // agents, one line each, bounded.
 func agentCatalog(agents []lifecycle.Agent) string {
 	var b strings.Builder
-	b.WriteString("Delegate a task to a subagent. It starts with a fresh context (none of this conversation), works with its own instructions and tools, and its final answer comes back as this tool's result. Give it a complete, self-contained prompt. Use an agent when the task matches its description.\n\nAvailable agents:")
+	b.WriteString(agentCatalogIntro)
 	var left []string
 	for _, ag := range agents {
 		line := "\n- " + ag.Name + ": " + oneLine(ag.Description, maxAgentLineRunes)

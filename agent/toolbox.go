@@ -85,6 +85,9 @@ func (s *Session) toolboxFor(ctx context.Context, th *thread) *toolbox {
 func (s *Session) extraTools(ctx context.Context, th *thread) []tools.Tool {
 	var extra []tools.Tool
 	extra = append(extra, s.taskTools(th)...)
+	if th == s.main {
+		extra = append(extra, s.catalogTools()...)
+	}
 	extra = append(extra, s.mcpTools(ctx, th)...)
 	return extra
 }

@@ -3,6 +3,9 @@ package extensions
 import (
 	"context"
 	"errors"
+	"slices"
+	"sync"
+	"sync/atomic"
 
 	"github.com/agentdesk/agentdesk/extensions/manifest"
 	"github.com/agentdesk/agentdesk/storage"
@@ -37,19 +40,79 @@ func (x Active) SensitiveOptions() map[string]string {
 }
 
 // Active returns the enabled, trusted extensions whose options are all
-// given, in installation order. It reads the registry on every call, so
-// a disable or uninstall (by this process or another) removes an
-// extension from the next call.
+// given, in installation order. The list is kept in memory and built
+// again only when the registry generation moved (a write by this process
+// or another: storage.DB.RegistryGeneration), so a call costs one read
+// of one row; a rebuild decodes only the versions whose record changed
+// (keyed by id, commit, hooks hash and record revision, which a re-stamp
+// bumps). The packages are shared: callers must not change them.
 func (m *Manager) Active(ctx context.Context) []Active {
-	rows, err := m.db.Extensions(ctx)
+	gen, err := m.db.RegistryGeneration(ctx)
 	if err != nil {
 		m.log.Error("read extensions registry", "err", err)
 		return nil
 	}
+	c := &m.active
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.built && c.gen == gen {
+		return slices.Clone(c.list)
+	}
+	list, pkgs, ok := m.buildActive(ctx, c.pkgs)
+	if ok { // a failed read is not cached: the next call tries again
+		c.gen, c.list, c.pkgs, c.built = gen, list, pkgs, true
+	}
+	return slices.Clone(list)
+}
+
+// activeCache is what Active keeps between calls.
+type activeCache struct {
+	mu    sync.Mutex
+	built bool
+	gen   int64
+	list  []Active
+	pkgs  map[versionKey]*manifest.Package
+}
+
+// versionKey names one version record's content.
+type versionKey struct {
+	id, commit, hooksHash string
+	revision              int64
+}
+
+// activeDecodes counts package decodes by Active (tests).
+var activeDecodes atomic.Int64
+
+func (m *Manager) buildActive(ctx context.Context, old map[versionKey]*manifest.Package) ([]Active, map[versionKey]*manifest.Package, bool) {
+	rows, err := m.db.Extensions(ctx)
+	if err != nil {
+		m.log.Error("read extensions registry", "err", err)
+		return nil, old, false
+	}
+	pkgs := map[versionKey]*manifest.Package{}
+	ok := true
 	var out []Active
 	for _, e := range rows {
-		pkg, hash, err := m.version(ctx, e.ID, e.ActiveCommit)
-		if statusOf(e, pkg, hash, err) != StatusEnabled {
+		if !e.Enabled || e.ReviewReason != "" {
+			continue
+		}
+		hash, rev, err := m.db.ExtensionVersionKey(ctx, e.ID, e.ActiveCommit)
+		if err != nil {
+			ok = ok && errors.Is(err, storage.ErrNotFound)
+			continue
+		}
+		key := versionKey{e.ID, e.ActiveCommit, hash, rev}
+		pkg := old[key]
+		if pkg == nil {
+			pkg, hash, err = m.version(ctx, e.ID, e.ActiveCommit)
+			if err != nil {
+				ok = ok && errors.Is(err, storage.ErrNotFound)
+				continue
+			}
+			activeDecodes.Add(1)
+		}
+		pkgs[key] = pkg
+		if statusOf(e, pkg, hash, nil) != StatusEnabled {
 			continue
 		}
 		env, argv, missing := m.hookOptions(ctx, e.ID, pkg)
@@ -60,7 +123,7 @@ func (m *Manager) Active(ctx context.Context) []Active {
 			Dir: m.store.versionDir(e.ID, e.ActiveCommit), Data: m.store.dataDir(e.ID),
 			OptionEnv: env, OptionArgv: argv})
 	}
-	return out
+	return out, pkgs, ok
 }
 
 // StillActive reports whether id is still enabled, trusted and at
@@ -93,4 +156,57 @@ func WithProject(ctx context.Context, dir string) context.Context {
 func ProjectOf(ctx context.Context) string {
 	dir, _ := ctx.Value(projectKey{}).(string)
 	return dir
+}
+
+// Snapshot is the enabled extensions as one turn sees them: taken once
+// when the turn starts (dispatch.Dispatcher.BeginTurn) and carried in
+// its context, so every consumer of the turn (hooks of every event,
+// commands, MCP, subagents started in it) uses the same list and no tool
+// call reads the registry. A change by another process is seen at the
+// next turn; a disable still stops what runs at once (OnRemove, the
+// server host's StillActive watch).
+type Snapshot struct {
+	Project string // the session's folder the list was taken for
+	Active  []Active
+	hooked  map[string][]Active // by event: the extensions with an active hook for it
+}
+
+// NewSnapshot is the snapshot of list for project, indexed by hook event.
+func NewSnapshot(project string, list []Active) *Snapshot {
+	s := &Snapshot{Project: project, Active: list, hooked: map[string][]Active{}}
+	for _, x := range list {
+		seen := map[string]bool{}
+		for _, h := range x.Pkg.Hooks {
+			if h.Inactive == "" && !seen[h.Event] {
+				seen[h.Event] = true
+				s.hooked[h.Event] = append(s.hooked[h.Event], x)
+			}
+		}
+	}
+	return s
+}
+
+// Hooked are the extensions of s with an active hook for event, in
+// installation order: what a tool call's PreToolUse looks at, however
+// many extensions are enabled.
+func (s *Snapshot) Hooked(event string) []Active { return s.hooked[event] }
+
+type snapshotKey struct{}
+
+// WithSnapshot returns ctx carrying s.
+func WithSnapshot(ctx context.Context, s *Snapshot) context.Context {
+	return context.WithValue(ctx, snapshotKey{}, s)
+}
+
+// SnapshotOf is the turn's snapshot in ctx when it was taken for the
+// folder ctx is for (WithProject; none named counts as the same).
+func SnapshotOf(ctx context.Context) (*Snapshot, bool) {
+	s, ok := ctx.Value(snapshotKey{}).(*Snapshot)
+	if !ok {
+		return nil, false
+	}
+	if dir := ProjectOf(ctx); dir != "" && dir != s.Project {
+		return nil, false
+	}
+	return s, true
 }

@@ -38,6 +38,8 @@ type Manager struct {
 	leases   map[string]*leaseHold
 	doomed   map[string]bool   // version folders to delete when no hook uses them
 	onRemove []func(id string) // called before an extension stops being active
+
+	active activeCache // what Active returns while the registry generation stays
 }
 
 // keyringService names AgentDesk's extension entries in the OS keyring.
@@ -144,9 +146,9 @@ func (m *Manager) withRegistryLock(fn func() error) error {
 	return fn()
 }
 
-// version returns the validated package of one commit. It is read from
-// the registry every time (a few kilobytes of JSON): a cache would go
-// stale when another process re-stamps the version's files.
+// version returns the validated package of one commit, read from the
+// registry (a few kilobytes of JSON). Active keeps what it decoded, keyed
+// by the record's revision, which a re-stamp by any process bumps.
 func (m *Manager) version(ctx context.Context, id, commit string) (*manifest.Package, string, error) {
 	v, err := m.db.ExtensionVersion(ctx, id, commit)
 	if err != nil {

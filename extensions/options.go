@@ -88,11 +88,14 @@ func (m *Manager) setOption(ctx context.Context, id string, o manifest.Option, v
 	if err := checkOptionType(o, value); err != nil {
 		return err
 	}
-	if o.Sensitive {
+	if o.Sensitive { // in the keyring: no trigger sees it, so say it changed
+		var err error
 		if value == "" {
-			return m.secrets.Delete(account(id, o.Key))
+			err = m.secrets.Delete(account(id, o.Key))
+		} else {
+			err = m.secrets.Set(account(id, o.Key), value)
 		}
-		return m.secrets.Set(account(id, o.Key), value)
+		return errors.Join(err, m.db.BumpRegistryGeneration(ctx))
 	}
 	if value == "" {
 		return m.db.DeleteSettings(ctx, optionSetting(id, o.Key))

@@ -30,6 +30,7 @@ targeted=(
 	"./ui/ ^BenchmarkChatChildStream$ 3x"
 	"./agent/childproc/ ^BenchmarkSandboxStart$ 200x"
 	"./extensions/ ^BenchmarkInstallMarketplaceProcess$ 3x"
+	"./extensions/dispatch/ ^BenchmarkMarketplaceTurn$ 200x"
 )
 
 gotest() {
@@ -122,6 +123,12 @@ summary() {
 	row "MCP tool call, stdio (median)" "$(metric $b host-median-ms) ms" "SDK client $(metric $b sdk-median-ms) ms" \
 		"+$(metric $b added-ms) ms (<= 2 ms)"
 	row "MCP tools, no server declared" "$(calc "$(metric BenchmarkToolsWithoutMCPServers ns/op) / 1e6") ms per turn" "-" "nothing started"
+	b=BenchmarkMarketplaceTurn/turn-start
+	row "turn start, 91 hook-free plugins" "$(metric $b 91-plugins-median-ms) ms" "none $(metric $b none-median-ms) ms" \
+		"$(metric $b ratio)x, +$(metric $b added-ms) ms"
+	b=BenchmarkMarketplaceTurn/20-tool-calls
+	row "20 tool calls, 91 hook-free plugins" "$(metric $b 91-plugins-median-ms) ms" "none $(metric $b none-median-ms) ms" \
+		"$(metric $b ratio)x (<= 1.3)"
 	b=BenchmarkSlowPromptHooks
 	row "UserPromptSubmit, 5 x 100 ms hooks" "$(metric $b five-median-ms) ms" "1 hook $(metric $b one-median-ms) ms" \
 		"$(metric $b ratio)x (~1; serial = 5)"

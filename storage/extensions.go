@@ -132,6 +132,45 @@ func (db *DB) ExtensionVersion(ctx context.Context, id, commit string) (Extensio
 	return v, nil
 }
 
+// RegistryGeneration is the registry's change counter: triggers bump it
+// in the same transaction as every write to the extensions, their
+// versions and their option settings, whichever process writes. Equal
+// numbers mean nothing a reader of Extensions and ExtensionVersion sees
+// has changed.
+func (db *DB) RegistryGeneration(ctx context.Context) (int64, error) {
+	var n int64
+	if err := db.r.QueryRowContext(ctx, "SELECT n FROM registry_generation WHERE id = 1").Scan(&n); err != nil {
+		return 0, fmt.Errorf("read registry generation: %w", err)
+	}
+	return n, nil
+}
+
+// BumpRegistryGeneration marks a registry change the triggers cannot
+// see: a sensitive option value, kept in the keyring, not in a row.
+func (db *DB) BumpRegistryGeneration(ctx context.Context) error {
+	_, err := db.w.ExecContext(ctx, "UPDATE registry_generation SET n = n + 1 WHERE id = 1")
+	if err != nil {
+		return fmt.Errorf("bump registry generation: %w", err)
+	}
+	return nil
+}
+
+// ExtensionVersionKey is what identifies one version record's content
+// without reading it: its hooks hash and how often the record was
+// rewritten (a re-stamp or a revalidation bumps the revision).
+func (db *DB) ExtensionVersionKey(ctx context.Context, id, commit string) (hooksHash string, revision int64, err error) {
+	err = db.r.QueryRowContext(ctx,
+		"SELECT hooks_hash, revision FROM extension_versions WHERE extension_id = ? AND commit_id = ?",
+		id, commit).Scan(&hooksHash, &revision)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", 0, fmt.Errorf("extension %s at %s: %w", id, commit, ErrNotFound)
+	}
+	if err != nil {
+		return "", 0, fmt.Errorf("read extension %s at %s: %w", id, commit, err)
+	}
+	return hooksHash, revision, nil
+}
+
 // InstallExtension adds a new registry row and its first version in one
 // transaction: the commit point of an install. The new extension comes
 // last in installation order. e.ID taken → ErrExists.
@@ -161,7 +200,8 @@ func putVersion(ctx context.Context, tx *sql.Tx, v ExtensionVersion) error {
 		INSERT INTO extension_versions(extension_id, commit_id, version, display_name, hooks_hash, package, created_at)
 		VALUES(?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT(extension_id, commit_id) DO UPDATE SET version = excluded.version,
-			display_name = excluded.display_name, hooks_hash = excluded.hooks_hash, package = excluded.package`,
+			display_name = excluded.display_name, hooks_hash = excluded.hooks_hash, package = excluded.package,
+			revision = extension_versions.revision + 1`,
 		v.ExtensionID, v.Commit, v.Version, v.DisplayName, v.HooksHash, string(v.Package), now())
 	if err != nil {
 		return fmt.Errorf("record version %s of %s: %w", v.Commit, v.ExtensionID, err)

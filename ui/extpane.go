@@ -35,6 +35,7 @@ type extensionsPane struct {
 	phase      *secondaryLabel
 	progress   *widget.ProgressBar
 	installMsg *widget.Label
+	catalog    *secondaryLabel // the catalog's size against the window's budget
 	// checkShown: installMsg shows the update check's summary, which is
 	// recounted from the cards on every render (an update or uninstall
 	// since the check changes it).
@@ -90,7 +91,8 @@ func (p *extensionsPane) buildUI() fyne.CanvasObject {
 		container.NewGridWithColumns(2, p.url, p.ref))
 	intro := newSecondaryLabel("Install Claude Code or Codex plugins from an HTTPS git URL. Nothing runs at install: an extension stays disabled until you review and trust its hook commands.",
 		fyne.TextWrapWord)
-	install := container.NewVBox(intro, inputs, p.urlHint, container.NewBorder(nil, nil, p.phase, nil, p.progress), p.installMsg)
+	p.catalog = newSecondaryLabel("", fyne.TextWrapWord)
+	install := container.NewVBox(intro, inputs, p.urlHint, container.NewBorder(nil, nil, p.phase, nil, p.progress), p.installMsg, p.catalog)
 	p.cards = container.NewVBox()
 	title := widget.NewLabelWithStyle(sectionExtensions, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	p.checkBtn = &widget.Button{Text: "Check for updates", Icon: theme.ViewRefreshIcon(), Importance: widget.LowImportance, OnTapped: p.onCheckUpdates}
@@ -436,6 +438,7 @@ type paneData struct {
 	infos       []extensions.Info
 	winners     map[string]string
 	conflicts   []lifecycle.CommandConflict
+	catalog     string // the catalog's size against the window's budget (agent.CatalogSize)
 }
 
 // reload re-reads the registry and redraws the cards.
@@ -458,7 +461,7 @@ func (p *extensionsPane) reload() {
 		for _, s := range p.u.d.Agent.Catalog(project).Skills {
 			winners[s.Name] = s.Source
 		}
-		d := paneData{infos: infos, winners: winners, conflicts: p.u.d.Agent.Commands().Conflicts}
+		d := paneData{infos: infos, winners: winners, conflicts: p.u.d.Agent.Commands().Conflicts, catalog: p.u.d.Agent.CatalogSize(project)}
 		if f, ok := p.projectFolder(ctx, project); ok {
 			d.project = &f
 			d.projectRuns, _ = p.u.d.Extensions.ProjectHookRuns(ctx, f.Dir)
@@ -470,6 +473,7 @@ func (p *extensionsPane) reload() {
 			return
 		}
 		p.project, p.projectRuns, p.infos, p.skills, p.commandConflicts = d.project, d.projectRuns, d.infos, d.winners, d.conflicts
+		p.catalog.SetText("What the model is told: " + d.catalog)
 		for i := range p.infos {
 			p.infos[i] = p.infos[i].ForDisplay()
 		}

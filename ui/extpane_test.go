@@ -120,6 +120,10 @@ func TestPaneLifecycle(t *testing.T) {
 	}
 	p.tap("Enable")
 	p.waitText("Enabled, active from the next prompt: 1 hook")
+	p.waitText("What the model is told: ") // the catalog's size against the budget
+	if !strings.Contains(p.text(), "KB of 13.1 KB (10% of a 32768-token window)") {
+		t.Errorf("catalog size line:\n%s", p.text())
+	}
 	if info, _ := p.exts.Show(ctx, "demo"); info.Status != extensions.StatusEnabled {
 		t.Fatalf("status = %s", info.Status)
 	}

@@ -39,6 +39,16 @@ type Lifecycle interface {
 	Guard
 }
 
+// TurnScope is implemented by a Lifecycle that gives each job of a
+// session (a prompt's turn, a SessionStart, a Ralph run) one view of the
+// enabled extensions: the loop calls BeginTurn first and passes the
+// returned context to every call of the job, so all of them (hooks of
+// every event, tools, commands, subagents) see the same extensions and a
+// tool call does not read the registry.
+type TurnScope interface {
+	BeginTurn(ctx context.Context, projectDir string) context.Context
+}
+
 // SessionStartEvent fires when a session starts, resumes or compacts.
 type SessionStartEvent struct {
 	SessionID      string

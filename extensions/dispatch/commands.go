@@ -68,7 +68,7 @@ func commandOf(x extensions.Active, c manifest.Command, name string) lifecycle.C
 
 // Expand implements lifecycle.CommandSource.
 func (d *Dispatcher) Expand(ctx context.Context, name, args, projectDir string) (lifecycle.Expansion, error) {
-	x, c, err := findCommand(d.reg.Active(extensions.WithProject(ctx, projectDir)), name)
+	x, c, err := findCommand(d.active(extensions.WithProject(ctx, projectDir)), name)
 	if err != nil {
 		return lifecycle.Expansion{}, err
 	}

@@ -105,6 +105,7 @@ func New(reg Registry, cfg Config) *Dispatcher {
 var (
 	_ lifecycle.Lifecycle  = (*Dispatcher)(nil)
 	_ lifecycle.ToolSource = (*Dispatcher)(nil)
+	_ lifecycle.TurnScope  = (*Dispatcher)(nil)
 )
 
 // Tools implements lifecycle.ToolSource: the MCP host's tools for the
@@ -137,6 +138,43 @@ func (d *Dispatcher) Close() {
 		d.mcp.Close()
 	}
 	d.linger.StopAll()
+}
+
+// BeginTurn implements lifecycle.TurnScope: it takes the snapshot of
+// the enabled extensions that every consumer of the turn started with
+// ctx uses (extensions.Snapshot). A turn inside one (a subagent's, a
+// Ralph round's) keeps its parent's.
+func (d *Dispatcher) BeginTurn(ctx context.Context, projectDir string) context.Context {
+	if _, ok := extensions.SnapshotOf(extensions.WithProject(ctx, projectDir)); ok {
+		return ctx
+	}
+	list := d.reg.Active(extensions.WithProject(ctx, projectDir))
+	return extensions.WithSnapshot(ctx, extensions.NewSnapshot(projectDir, list))
+}
+
+// active is the turn's snapshot when ctx carries one for its folder,
+// else what the registry holds now.
+func (d *Dispatcher) active(ctx context.Context) []extensions.Active {
+	if s, ok := extensions.SnapshotOf(ctx); ok {
+		return s.Active
+	}
+	return d.reg.Active(ctx)
+}
+
+// hooked are the extensions with an active hook for event: from the
+// turn's snapshot's index, else filtered from the registry. Most
+// extensions have no hook for an event and cost nothing.
+func (d *Dispatcher) hooked(ctx context.Context, event string) []extensions.Active {
+	if s, ok := extensions.SnapshotOf(ctx); ok {
+		return s.Hooked(event)
+	}
+	var out []extensions.Active
+	for _, x := range d.reg.Active(ctx) {
+		if hasEvent(x.Pkg, event) {
+			out = append(out, x)
+		}
+	}
+	return out
 }
 
 // Enabled implements lifecycle.Lifecycle.
@@ -272,7 +310,7 @@ func (d *Dispatcher) dispatch(ctx context.Context, c call) lifecycle.HookResult 
 // concurrently, and returns their results in installation order.
 func (d *Dispatcher) run(ctx context.Context, c call) []extResult {
 	ctx = extensions.WithProject(ctx, c.project) // the project's own settings count for its sessions only
-	exts := d.reg.Active(ctx)
+	exts := d.hooked(ctx, c.event)
 	results := make([]extResult, len(exts))
 	var wg sync.WaitGroup
 	for i, x := range exts {
@@ -307,6 +345,16 @@ func (c call) matches(m manifest.Matcher) bool {
 	}
 	for _, alias := range c.aliases {
 		if alias != "" && m.Match(alias) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasEvent reports whether pkg has an active hook for event.
+func hasEvent(pkg *manifest.Package, event string) bool {
+	for _, h := range pkg.Hooks {
+		if h.Event == event && h.Inactive == "" {
 			return true
 		}
 	}

@@ -175,3 +175,111 @@ func BenchmarkPreToolUseOverhead(b *testing.B) {
 	}
 	p.Report(b, "pretooluse", "exec")
 }
+
+// marketplacePlugin is a hook-free plugin as a large marketplace holds
+// them: two skills, an agent and a command, each with a description.
+func marketplacePlugin(name string) map[string]gittest.File {
+	desc := "Helps with " + name + " work: reviews, plans and explains the parts of a project that " + name + " covers, step by step."
+	files := map[string]gittest.File{
+		".claude-plugin/plugin.json":     {Body: `{"name":"` + name + `","version":"1.0.0","description":"` + desc + `"}`},
+		"agents/" + name + "-expert.md":  {Body: "---\nname: " + name + "-expert\ndescription: " + desc + "\n---\nYou are an expert in " + name + ".\n"},
+		"commands/" + name + "-check.md": {Body: "---\ndescription: " + desc + "\n---\nCheck the project for " + name + " issues: $ARGUMENTS\n"},
+	}
+	for _, s := range []string{"-basics", "-patterns"} {
+		files["skills/"+name+s+"/SKILL.md"] = gittest.File{Body: "---\nname: " + name + s + "\ndescription: " + desc + "\n---\n# " + name + s + "\n\nBody.\n"}
+	}
+	return files
+}
+
+// newMarketplaceBench installs and enables n hook-free marketplace
+// plugins (0: an empty registry) and returns their Dispatcher.
+func newMarketplaceBench(b *testing.B, n int) *benchExtensions {
+	b.Helper()
+	repos := map[string]*gittest.Repo{}
+	for i := range n {
+		name := fmt.Sprintf("market-%02d", i)
+		r := gittest.NewRepo(b)
+		r.Commit(b, "main", "bench", marketplacePlugin(name))
+		r.SetHEAD(b, "main")
+		repos[name] = r
+	}
+	srv := gittest.Serve(b, repos)
+	dir := b.TempDir()
+	ctx := context.Background()
+	db, err := storage.Open(ctx, filepath.Join(dir, "agentdesk.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { db.Close() })
+	m, err := extensions.NewManager(ctx, db, filepath.Join(dir, "extensions"), extensions.WithHTTPClient(srv.Client))
+	if err != nil {
+		b.Fatal(err)
+	}
+	x := &benchExtensions{project: filepath.Join(dir, "project"),
+		disp: dispatch.New(m, dispatch.Config{HookPATH: func() string { return benchHookPATH }})}
+	b.Cleanup(x.disp.Close)
+	if err := os.MkdirAll(x.project, 0o755); err != nil {
+		b.Fatal(err)
+	}
+	for i := range n {
+		x.infos = append(x.infos, installEnabled(b, m, fmt.Sprintf("%s/market-%02d.git", srv.URL, i)))
+	}
+	return x
+}
+
+// turnStart is what the loop asks of the extensions as a turn starts:
+// the snapshot, UserPromptSubmit, the MCP tools, commands, agents and
+// skill folders. It returns the turn's context.
+func (x *benchExtensions) turnStart(b *testing.B) context.Context {
+	ctx := x.disp.BeginTurn(context.Background(), x.project)
+	if res := x.disp.UserPromptSubmit(ctx, lifecycle.PromptEvent{SessionID: "bench", ProjectDir: x.project, Prompt: "go"}); len(res.Notices) > 0 {
+		b.Fatalf("notices: %+v", res.Notices)
+	}
+	x.disp.Tools(ctx, lifecycle.ToolsEvent{SessionID: "bench", ProjectDir: x.project})
+	x.disp.Commands(nil)
+	x.disp.Agents(x.project)
+	x.disp.SkillRoots()
+	x.disp.Enabled()
+	return ctx
+}
+
+// toolCalls runs the guard hooks of 20 read_file calls in the turn ctx.
+func (x *benchExtensions) toolCalls(b *testing.B, ctx context.Context) {
+	ev := lifecycle.ToolEvent{SessionID: "bench", ProjectDir: x.project, Tool: "read_file", ClaudeTool: "Read",
+		Input: []byte(`{"file_path":"main.go"}`), CallID: "call_1"}
+	for range 20 {
+		if v := x.disp.PreToolUse(ctx, ev); v.Blocked() || len(v.Notices) > 0 {
+			b.Fatalf("verdict: %+v", v)
+		}
+		x.disp.PostToolUse(ctx, ev)
+	}
+}
+
+// BenchmarkMarketplaceTurn compares a turn's start and 20 tool calls
+// with 91 enabled hook-free plugins (a whole marketplace: 182 skills, 91
+// agents, 91 commands) against an empty registry, alternately. Goal:
+// both ratios ≤ 1.3 (issue 37: nothing about a tool call may depend on
+// how many extensions are installed).
+func BenchmarkMarketplaceTurn(b *testing.B) {
+	many, none := newMarketplaceBench(b, 91), newMarketplaceBench(b, 0)
+	if got := len(many.disp.Enabled()); got != 91 {
+		b.Fatalf("%d enabled, want 91", got)
+	}
+	b.Run("turn-start", func(b *testing.B) {
+		var p gittest.Paired
+		for b.Loop() {
+			p.Run(func() time.Duration { t := time.Now(); many.turnStart(b); return time.Since(t) },
+				func() time.Duration { t := time.Now(); none.turnStart(b); return time.Since(t) })
+		}
+		p.Report(b, "91-plugins", "none")
+	})
+	b.Run("20-tool-calls", func(b *testing.B) {
+		manyCtx, noneCtx := many.turnStart(b), none.turnStart(b)
+		var p gittest.Paired
+		for b.Loop() {
+			p.Run(func() time.Duration { t := time.Now(); many.toolCalls(b, manyCtx); return time.Since(t) },
+				func() time.Duration { t := time.Now(); none.toolCalls(b, noneCtx); return time.Since(t) })
+		}
+		p.Report(b, "91-plugins", "none")
+	})
+}

@@ -1,0 +1,261 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/agentdesk/agentdesk/agent/lifecycle"
+	"github.com/agentdesk/agentdesk/agent/listing"
+	"github.com/agentdesk/agentdesk/agent/llm"
+	"github.com/agentdesk/agentdesk/agent/skills"
+	"github.com/agentdesk/agentdesk/agent/tools"
+)
+
+// Tool names of the catalog: skill loads a skill by name (Claude Code's
+// Skill tool), tool_search finds skills, agents and commands the request
+// lists by name only or not at all.
+const (
+	skillToolName  = "skill"
+	searchToolName = "tool_search"
+)
+
+// SearchSource adds entries to tool_search (the MCP host's deferred
+// tools, issue 33); each entry's Use says how to call it.
+type SearchSource interface {
+	SearchEntries(ctx context.Context, project string) []listing.Entry
+}
+
+// window is the context window of the configured model, or the default.
+func (s *Session) window() int {
+	if _, cfg, err := s.a.cfg.Provider(); err == nil {
+		return cfg.WithDefaults().ContextWindow
+	}
+	return listing.DefaultWindow
+}
+
+// markUsed remembers that the session used a skill or an agent: the next
+// catalog lists it first, in full.
+func (s *Session) markUsed(kind, name string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.used == nil {
+		s.used = map[string]bool{}
+	}
+	s.used[kind+"\x00"+name] = true
+}
+
+func (s *Session) wasUsed(kind, name string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.used[kind+"\x00"+name]
+}
+
+// catalogEntries are the skills and agents the request lists, the
+// user's and project's own skills and what the session used first.
+func (s *Session) catalogEntries(catalog skills.Catalog, agents []lifecycle.Agent) []listing.Entry {
+	return catalogEntries(catalog, agents, s.wasUsed)
+}
+
+func catalogEntries(catalog skills.Catalog, agents []lifecycle.Agent, used func(kind, name string) bool) []listing.Entry {
+	var out []listing.Entry
+	for _, sk := range catalog.Skills {
+		own := !strings.HasPrefix(sk.Source, "extension ")
+		out = append(out, listing.Entry{Kind: listing.KindSkill, Name: sk.Name, Description: sk.Description,
+			First: own || used(listing.KindSkill, sk.Name), Use: `load it with the skill tool: {"name": "` + sk.Name + `"}`})
+	}
+	for _, ag := range agents {
+		out = append(out, listing.Entry{Kind: listing.KindAgent, Name: ag.Name, Description: ag.Description,
+			First: ag.Type == GeneralPurpose || used(listing.KindAgent, ag.Name),
+			Use:   `delegate with the task tool: {"subagent_type": "` + ag.Name + `", ...}`})
+	}
+	return out
+}
+
+// fit is the session's catalog fitted to the window's budget.
+func (s *Session) fit(catalog skills.Catalog, agents []lifecycle.Agent) listing.Fit {
+	return listing.FitTo(s.catalogEntries(catalog, agents), listing.Budget(s.window()))
+}
+
+// CatalogSize says, for Preferences, how a new session's catalog in
+// project fits the current model's budget: "181 skills, 86 agents: 12.1
+// KB of 13.1 KB; 140 listed by name only".
+func (a *Agent) CatalogSize(project string) string {
+	window := listing.DefaultWindow
+	if _, cfg, err := a.cfg.Provider(); err == nil {
+		window = cfg.WithDefaults().ContextWindow
+	}
+	catalog, agents := a.Catalog(project), a.Subagents(project).Agents
+	f := listing.FitTo(catalogEntries(catalog, agents, func(string, string) bool { return false }), listing.Budget(window))
+	bytes := len(f.Render(listing.KindSkill, "skills")) + len(f.Render(listing.KindAgent, "agents"))
+	_, names, hidden := f.Counts()
+	text := fmt.Sprintf("%s, %s: %.1f KB of %.1f KB (10%% of a %d-token window)",
+		count(len(catalog.Skills), "skill"), count(len(agents), "agent"), float64(bytes)/1000, float64(f.Budget)/1000, window)
+	if names > 0 {
+		text += fmt.Sprintf("; %d listed by name only", names)
+	}
+	if hidden > 0 {
+		text += fmt.Sprintf("; %d not listed (tool_search finds them)", hidden)
+	}
+	return text
+}
+
+const skillsIntro = "# Skills\n\nSkills are instructions for particular tasks. When a task matches a skill's description, load it by name with the `skill` tool before you act; `tool_search` finds skills, agents and commands not described here."
+
+// skillsSection is the system prompt's fitted skills list: names and
+// descriptions, no paths.
+func skillsSection(f listing.Fit) string {
+	list := f.Render(listing.KindSkill, "skills")
+	if list == "" {
+		return ""
+	}
+	return skillsIntro + "\n" + list
+}
+
+// catalogTools are the skill and tool_search tools: for every thread
+// when there is anything to load or find.
+func (s *Session) catalogTools() []tools.Tool {
+	if len(s.Catalog().Skills) == 0 && len(s.taskAgents()) == 0 && len(s.a.Commands().Commands) == 0 && len(s.a.cfg.Search) == 0 {
+		return nil
+	}
+	return []tools.Tool{&skillTool{s: s}, &searchTool{s: s}}
+}
+
+type skillArgs struct {
+	Name string `json:"name" jsonschema:"required" jsonschema_description:"The skill's name, as listed or as tool_search found it."`
+}
+
+var skillSchema = tools.SchemaOf(&skillArgs{})
+
+type skillTool struct{ s *Session }
+
+func (t *skillTool) Spec() llm.ToolSpec {
+	return llm.ToolSpec{Name: skillToolName, Parameters: skillSchema,
+		Description: "Load a skill by name: returns its SKILL.md instructions and the folder holding its other files (read those with the read tools when it points to them)."}
+}
+func (t *skillTool) Kind() tools.Kind { return tools.ReadOnly }
+func (t *skillTool) Preview(args json.RawMessage) (tools.Preview, error) {
+	var a skillArgs
+	if err := json.Unmarshal(args, &a); err != nil {
+		return tools.Preview{}, err
+	}
+	return tools.Preview{Title: "Load skill " + a.Name}, nil
+}
+func (t *skillTool) Describe(args json.RawMessage) string {
+	var a skillArgs
+	json.Unmarshal(args, &a)
+	return "skill " + a.Name
+}
+
+func (t *skillTool) Run(ctx context.Context, args json.RawMessage) tools.Result {
+	var a skillArgs
+	if err := json.Unmarshal(args, &a); err != nil {
+		return tools.Result{Text: "arguments are not a JSON object: " + err.Error(), IsError: true}
+	}
+	text, err := t.s.loadSkill(strings.TrimSpace(a.Name))
+	if err != nil {
+		return tools.Result{Text: err.Error(), IsError: true}
+	}
+	t.s.markUsed(listing.KindSkill, a.Name)
+	return tools.Result{Text: text}
+}
+
+// loadSkill reads a skill's SKILL.md with ${CLAUDE_SKILL_DIR} and
+// ${CLAUDE_PLUGIN_ROOT} replaced, and names its folder.
+func (s *Session) loadSkill(name string) (string, error) {
+	roots := s.skillRoots()
+	catalog := s.Catalog()
+	var names []string
+	for _, sk := range catalog.Skills {
+		names = append(names, sk.Name)
+		if sk.Name != name {
+			continue
+		}
+		data, err := os.ReadFile(sk.File())
+		if err != nil {
+			if errors.Is(err, os.ErrNotExist) {
+				return "", fmt.Errorf("skill %q is listed but its %s is gone (%s was removed or moved); it cannot be loaded until it is restored", name, skills.FileName, sk.Dir)
+			}
+			return "", fmt.Errorf("skill %q: cannot read its %s: %w", name, skills.FileName, err)
+		}
+		text := string(data)
+		for _, r := range roots {
+			if rel, err := filepath.Rel(r.Dir, sk.Dir); err == nil && !strings.HasPrefix(rel, "..") {
+				text, _ = r.ExpandSkill(sk.File(), text)
+				break
+			}
+		}
+		return text + "\n\n(The skill's folder is " + sk.Dir + "; files it mentions are there.)", nil
+	}
+	msg := fmt.Sprintf("no skill named %q", name)
+	if close := listing.Close(names, name); len(close) > 0 {
+		msg += "; close names: " + strings.Join(close, ", ")
+	}
+	return "", errors.New(msg + " (tool_search finds skills by what they do)")
+}
+
+type searchArgs struct {
+	Query string `json:"query" jsonschema:"required" jsonschema_description:"Words for what you need: matched against the names and descriptions of skills, agents and commands."`
+}
+
+var searchSchema = tools.SchemaOf(&searchArgs{})
+
+type searchTool struct{ s *Session }
+
+func (t *searchTool) Spec() llm.ToolSpec {
+	return llm.ToolSpec{Name: searchToolName, Parameters: searchSchema,
+		Description: "Search the skills, agents and commands of the user's extensions (more than the request lists) by name and description; returns up to 5, best first, each with how to use it."}
+}
+func (t *searchTool) Kind() tools.Kind { return tools.ReadOnly }
+func (t *searchTool) Preview(args json.RawMessage) (tools.Preview, error) {
+	var a searchArgs
+	if err := json.Unmarshal(args, &a); err != nil {
+		return tools.Preview{}, err
+	}
+	return tools.Preview{Title: "Search extensions for " + a.Query}, nil
+}
+func (t *searchTool) Describe(args json.RawMessage) string {
+	var a searchArgs
+	json.Unmarshal(args, &a)
+	return "tool_search " + a.Query
+}
+
+// searchResults is the most tool_search returns.
+const searchResults = 5
+
+func (t *searchTool) Run(ctx context.Context, args json.RawMessage) tools.Result {
+	var a searchArgs
+	if err := json.Unmarshal(args, &a); err != nil {
+		return tools.Result{Text: "arguments are not a JSON object: " + err.Error(), IsError: true}
+	}
+	s := t.s
+	entries := s.catalogEntries(s.Catalog(), s.taskAgents())
+	for _, c := range s.a.Commands().Commands {
+		entries = append(entries, listing.Entry{Kind: listing.KindCommand, Name: c.Name, Description: c.Description,
+			Use: "a slash command the user types: /" + c.Name + " " + c.ArgumentHint})
+	}
+	for _, src := range s.a.cfg.Search {
+		entries = append(entries, src.SearchEntries(ctx, s.project)...)
+	}
+	hits := listing.Search(entries, a.Query, searchResults)
+	if len(hits) == 0 {
+		return tools.Result{Text: fmt.Sprintf("nothing matches %q among %d skills, agents and commands", a.Query, len(entries))}
+	}
+	var b strings.Builder
+	for i, h := range hits {
+		fmt.Fprintf(&b, "%d. %s %s — %s\n   use: %s\n", i+1, h.Kind, h.Name, oneLine(h.Description, 300), h.Use)
+	}
+	return tools.Result{Text: strings.TrimRight(b.String(), "\n")}
+}
+
+// count is "1 skill", "2 skills".
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}

@@ -1,0 +1,111 @@
+//go:build unix
+
+package dispatch
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"sync/atomic"
+	"testing"
+
+	"github.com/agentdesk/agentdesk/agent/lifecycle"
+	"github.com/agentdesk/agentdesk/extensions"
+	"github.com/agentdesk/agentdesk/extensions/gittest"
+	"github.com/agentdesk/agentdesk/storage"
+)
+
+// countingRegistry counts the registry reads of the active set.
+type countingRegistry struct {
+	Registry
+	reads atomic.Int64
+}
+
+func (r *countingRegistry) Active(ctx context.Context) []extensions.Active {
+	r.reads.Add(1)
+	return r.Registry.Active(ctx)
+}
+
+// preToolUsePlugin has a PreToolUse hook (any tool) that appends a line
+// to marker.
+func preToolUsePlugin(name, marker string) map[string]gittest.File {
+	return map[string]gittest.File{
+		".codex-plugin/plugin.json": {Body: `{"name":"` + name + `","version":"1.0.0","description":"test plugin"}`},
+		"hooks/hooks.json":          {Body: `{"hooks":{"PreToolUse":[{"matcher":"*","hooks":[{"type":"command","command":"${CLAUDE_PLUGIN_ROOT}/hooks/run.sh"}]}]}}`},
+		"hooks/run.sh":              {Body: "#!/bin/sh\necho " + name + " >> " + marker + "\n", Mode: 0o755},
+	}
+}
+
+func toolEvent(project string) lifecycle.ToolEvent {
+	return lifecycle.ToolEvent{SessionID: "s1", ProjectDir: project, Tool: "read_file", ClaudeTool: "Read",
+		Input: []byte(`{"file_path":"a.go"}`), CallID: "c1"}
+}
+
+// A turn's consumers share one snapshot taken at BeginTurn: tool calls
+// read no registry, an enable by another process during the turn is seen
+// at the next turn only, and two consumers (the hooks and the server
+// host's registry) get the very same list.
+func TestTurnSnapshot(t *testing.T) {
+	project := t.TempDir()
+	marker := filepath.Join(project, "ran") // where the sandbox lets a hook write
+	e := newTestEnv(t, map[string]*gittest.Repo{
+		"one": repo(t, plugin("one", "", true)),
+		"two": repo(t, preToolUsePlugin("two", marker)),
+	})
+	ctx := context.Background()
+	e.install("one", "")
+	e.install("two", "")
+	e.enable("one")
+	reg := &countingRegistry{Registry: e.m}
+	d := New(reg, Config{HookPATH: func() string { return testPATH }})
+	t.Cleanup(d.Close)
+
+	turn := d.BeginTurn(ctx, project)
+	if n := reg.reads.Load(); n != 1 {
+		t.Fatalf("BeginTurn read the registry %d times, want 1", n)
+	}
+	// Another process enables two while the turn runs.
+	otherDB, err := storage.Open(ctx, e.paths.Database())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer otherDB.Close()
+	other, err := extensions.NewManager(ctx, otherDB, e.paths.Extensions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := other.TrustPrompt(ctx, "two")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := other.Enable(ctx, "two", tr.Hash); err != nil {
+		t.Fatal(err)
+	}
+	for range 20 {
+		d.PreToolUse(turn, toolEvent(project))
+		d.PostToolUse(turn, toolEvent(project))
+	}
+	if n := reg.reads.Load(); n != 1 {
+		t.Errorf("20 tool calls in the turn read the registry %d more times, want 0", n-1)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Errorf("the hook of an extension enabled during the turn ran in that turn")
+	}
+	a, b := d.active(extensions.WithProject(turn, project)), d.active(turn)
+	if len(a) != 1 || a[0].ID != "one" || &a[0] != &b[0] {
+		t.Errorf("two consumers of one turn: %v and %v, want the same [one]", a, b)
+	}
+	if sub := d.BeginTurn(turn, project); d.active(sub)[0].Pkg != a[0].Pkg || len(d.active(sub)) != 1 {
+		t.Errorf("a subagent's turn inside the turn took another snapshot")
+	}
+
+	next := d.BeginTurn(ctx, project)
+	got := d.active(next)
+	if len(got) != 2 || got[1].ID != "two" {
+		t.Fatalf("next turn: %d active, want one and two", len(got))
+	}
+	d.PreToolUse(next, toolEvent(project))
+	if b, err := os.ReadFile(marker); err != nil || string(b) != "two\n" {
+		t.Errorf("the next turn's tool call: hook output %q, %v; want it ran once", b, err)
+	}
+}
