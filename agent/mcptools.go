@@ -46,7 +46,8 @@ func (s *Session) mcpTools(ctx context.Context, th *thread) []tools.Tool {
 func fitMCPTools(descs []lifecycle.ToolDescriptor, only map[string]bool, limit int) (fit []tools.Tool, left []string) {
 	used := 0
 	for _, d := range descs {
-		if !mcpAllowed(only, d.Name) {
+		// Agents' allowlists are written in Claude Code's names.
+		if !mcpAllowed(only, d.Name) && (d.ClaudeName == "" || !mcpAllowed(only, d.ClaudeName)) {
 			continue
 		}
 		size := len(d.Name) + len(d.Description) + len(d.Schema)

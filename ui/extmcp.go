@@ -43,6 +43,9 @@ func (p *extensionsPane) mcpSection(info extensions.Info, st *cardState) fyne.Ca
 			}
 		}
 		box.Add(container.NewBorder(nil, nil, nil, buttons, state))
+		if c := sv.CollisionText(); c != "" {
+			box.Add(&widget.Label{Text: "Same name as another server: " + c, Wrapping: fyne.TextWrapWord, Importance: widget.WarningImportance})
+		}
 	}
 	return box
 }
@@ -125,6 +128,9 @@ func mcpLines(servers []extensions.MCPServer) []string {
 			line += "\n    " + env
 		}
 		line += "\n    " + sv.StateText()
+		if c := sv.CollisionText(); c != "" {
+			line += "\n    " + c
+		}
 		if len(sv.Tools) > 0 {
 			line += "\n    tools: " + strings.Join(sv.Tools, ", ")
 		}
