@@ -347,8 +347,15 @@ func TestMCPListChangedAtTheNextTurn(t *testing.T) {
 	}
 	e.waitStale() // the server's notification arrives on its own time (the SDK debounces it)
 	e.model.Push(llmtest.Reply{Text: "next"})
-	if r := e.send(s, "next"); !slices.Contains(r.Tools, late) {
-		t.Errorf("list_changed not applied at the next turn: %q", r.Tools)
+	if r := e.send(s, "next"); slices.Contains(r.Tools, late) {
+		t.Errorf("a tool new since trust was offered before review: %q", r.Tools)
+	}
+	if _, err := e.m.AcceptTools(context.Background(), "mcpfix"); err != nil {
+		t.Fatal(err)
+	}
+	e.model.Push(llmtest.Reply{Text: "reviewed"})
+	if r := e.send(s, "reviewed"); !slices.Contains(r.Tools, late) {
+		t.Errorf("list_changed not applied at the next turn after review: %q", r.Tools)
 	}
 }
 

@@ -39,6 +39,9 @@ type Registry interface {
 	MCPCredentials(id, server string) *mcp.Credentials
 	KeepMCPCredentials(id, server string, c *mcp.Credentials)
 	ForgetMCPCredentials(id, server string) error
+	// CheckMCPTools pins a server's tools at their first listing after
+	// trust and names those to withhold: changed or new since.
+	CheckMCPTools(ctx context.Context, owner, commit, server string, defs []extensions.ToolDef) (map[string]bool, error)
 }
 
 // MCPConfig wires an MCP host.
@@ -114,6 +117,7 @@ type mcpConn struct {
 	tools   []mcp.Tool
 	stale   bool            // list_changed arrived; read again at the next turn boundary
 	dropped map[string]bool // tools already told left out
+	held    string          // the withheld tools last told, so it is said once
 }
 
 // Changed returns a channel closed the next time a server's state or
@@ -329,6 +333,7 @@ func (h *MCP) collect(ctx context.Context, x extensions.Active, decl manifest.MC
 		c.relist(ctx, h.sup)
 		c.mu.Lock()
 		defer c.mu.Unlock()
+		withheld := h.withheld(ctx, x, decl.Name, c, who, set)
 		names := map[string]bool{}
 		for _, t := range c.tools {
 			name, claude := n.names(x.ID, decl.Name, t.Name)
@@ -347,6 +352,9 @@ func (h *MCP) collect(ctx context.Context, x extensions.Active, decl manifest.MC
 				}
 				continue
 			}
+			if withheld == nil || withheld[t.Name] {
+				continue
+			}
 			d := h.descriptor(x, decl.Name, c.Conn, t, name)
 			d.ClaudeName = claude
 			set.Tools = append(set.Tools, d)
@@ -358,6 +366,60 @@ func (h *MCP) collect(ctx context.Context, x extensions.Active, decl manifest.MC
 	default:
 		notice(fmt.Sprintf("%s is unavailable (%s); its tools are left out until it is restarted on its card", who, snap.Error))
 	}
+}
+
+// withheld checks a ready server's usable tools against their pins
+// (c.mu held) and names those withheld until the user reviews them,
+// telling the chat once per set; nil (withhold all) when the pins
+// cannot be read, since an unchecked tool is never offered.
+func (h *MCP) withheld(ctx context.Context, x extensions.Active, server string, c *mcpConn, who string, set *lifecycle.ToolSet) map[string]bool {
+	var defs []extensions.ToolDef
+	for _, t := range c.tools {
+		if t.Problem == "" {
+			defs = append(defs, toolDef(t))
+		}
+	}
+	held, err := h.reg.CheckMCPTools(ctx, extensions.PinOwner(x.ID, x.Dir), x.Commit, server, defs)
+	var msg string
+	switch {
+	case err != nil:
+		msg = fmt.Sprintf("%s: its tools are withheld: what you trusted could not be read (%v)", who, err)
+		held = nil
+	case len(held) > 0:
+		var list []string
+		for name := range held {
+			list = append(list, safetext.Strip(name))
+		}
+		slices.Sort(list)
+		msg = fmt.Sprintf("%s: %d tools changed since you trusted this server (%s) and are withheld from the model until you review them: "+
+			"Review on its card in Preferences → Agent Extensions, or `agentdesk ext review %s`", who, len(held), strings.Join(list, ", "), x.ID)
+	}
+	if msg != c.held {
+		c.held = msg
+		if msg != "" {
+			set.Notices = append(set.Notices, lifecycle.Notice{Kind: lifecycle.NoticeMCP, Source: x.ID, Label: safetext.Strip(x.Label), Text: safetext.Strip(msg)})
+		}
+	}
+	if err != nil {
+		return nil
+	}
+	if held == nil {
+		held = map[string]bool{}
+	}
+	return held
+}
+
+// toolDef is what of a tool is pinned: its name, its description as the
+// model gets it, and its input schema.
+func toolDef(t mcp.Tool) extensions.ToolDef {
+	return extensions.ToolDef{Name: t.Name, Description: offeredDescription(t), Schema: t.Schema}
+}
+
+func offeredDescription(t mcp.Tool) string {
+	if t.Description == "" {
+		return t.Title
+	}
+	return t.Description
 }
 
 // relist re-reads the tool list when the server said it changed; a read
@@ -387,10 +449,7 @@ func (c *mcpConn) relist(ctx context.Context, sup *Supervisor[*mcpConn]) {
 
 // descriptor wraps one tool for the loop.
 func (h *MCP) descriptor(x extensions.Active, server string, conn *mcp.Conn, t mcp.Tool, name string) lifecycle.ToolDescriptor {
-	desc := t.Description
-	if desc == "" {
-		desc = t.Title
-	}
+	desc := offeredDescription(t)
 	tool := t.Name
 	return lifecycle.ToolDescriptor{Name: name, Description: desc, Schema: t.Schema, ReadOnlyHint: t.ReadOnly,
 		ID: lifecycle.ToolID{Extension: x.ID, Server: server, Tool: tool}, Source: x.ID, Label: safetext.Strip(x.Label + " › " + server + ": " + tool),
