@@ -41,6 +41,9 @@ type PendingTool struct {
 	Schema         string `json:"schema"`
 	WasDescription string `json:"was_description,omitempty"`
 	WasSchema      string `json:"was_schema,omitempty"`
+	// Hash names exactly this definition: accepting it accepts this one,
+	// not whatever the server lists by the time the user answers.
+	Hash string `json:"hash"`
 }
 
 // DiffText shows the change as the card and `ext review` print it.
@@ -143,7 +146,7 @@ func (m *Manager) PendingTools(ctx context.Context, owner string) ([]PendingTool
 			continue
 		}
 		t := PendingTool{Server: p.Server, Tool: p.Tool, Change: "changed", Description: p.PendingDescription, Schema: p.PendingSchema,
-			WasDescription: p.Description, WasSchema: p.Schema}
+			WasDescription: p.Description, WasSchema: p.Schema, Hash: p.PendingHash}
 		if p.Hash == "" {
 			t.Change, t.WasDescription, t.WasSchema = "new", "", ""
 		}
@@ -152,14 +155,24 @@ func (m *Manager) PendingTools(ctx context.Context, owner string) ([]PendingTool
 	return out, nil
 }
 
-// AcceptTools accepts every pending tool of extension id (the card's
-// Review → Accept, `agentdesk ext review`): they are offered from the
-// next turn on. It returns how many were accepted.
-func (m *Manager) AcceptTools(ctx context.Context, owner string) (int, error) {
+// AcceptTools accepts the pending tools of owner the user reviewed (the
+// card's Review → Accept, `agentdesk ext review`): they are offered from
+// the next turn on. A tool whose definition changed again since it was
+// shown stays pending. It returns how many were accepted.
+func (m *Manager) AcceptTools(ctx context.Context, owner string, reviewed []PendingTool) (int, error) {
 	commit := ""
 	if e, err := m.db.Extension(ctx, owner); err == nil {
 		commit = e.ActiveCommit
 	}
-	n, err := m.db.AcceptMCPTools(ctx, owner, "", commit)
-	return int(n), err
+	n := 0
+	for _, t := range reviewed {
+		ok, err := m.db.AcceptMCPTool(ctx, owner, t.Server, t.Tool, t.Hash, commit)
+		if err != nil {
+			return n, err
+		}
+		if ok {
+			n++
+		}
+	}
+	return n, nil
 }

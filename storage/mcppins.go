@@ -61,16 +61,17 @@ func (db *DB) PutMCPToolPins(ctx context.Context, pins []MCPToolPin) error {
 	})
 }
 
-// AcceptMCPTools makes owner's pending definitions (of server; every
-// server when "") the accepted ones at commit, and reports how many.
-func (db *DB) AcceptMCPTools(ctx context.Context, owner, server, commit string) (int64, error) {
+// AcceptMCPTool makes a pending definition the accepted one at commit,
+// if it is still the one pending (pendingHash); it reports whether it was.
+func (db *DB) AcceptMCPTool(ctx context.Context, owner, server, tool, pendingHash, commit string) (bool, error) {
 	res, err := db.w.ExecContext(ctx, `UPDATE mcp_tool_pins SET hash = pending_hash, description = pending_description,
 		input_schema = pending_schema, pending_hash = '', pending_description = '', pending_schema = '', commit_id = ?, updated_at = ?
-		WHERE owner = ? AND (? = '' OR server = ?) AND pending_hash != ''`, commit, now(), owner, server, server)
+		WHERE owner = ? AND server = ? AND tool = ? AND pending_hash = ? AND pending_hash != ''`, commit, now(), owner, server, tool, pendingHash)
 	if err != nil {
-		return 0, fmt.Errorf("accept MCP tools of %s: %w", owner, err)
+		return false, fmt.Errorf("accept MCP tool %s of %s: %w", tool, owner, err)
 	}
-	return res.RowsAffected()
+	n, err := res.RowsAffected()
+	return n == 1, err
 }
 
 // DeleteMCPToolPins forgets every pin of owner (uninstall).

@@ -350,8 +350,9 @@ func TestMCPListChangedAtTheNextTurn(t *testing.T) {
 	if r := e.send(s, "next"); slices.Contains(r.Tools, late) {
 		t.Errorf("a tool new since trust was offered before review: %q", r.Tools)
 	}
-	if _, err := e.m.AcceptTools(context.Background(), "mcpfix"); err != nil {
-		t.Fatal(err)
+	info, _ := e.m.Show(context.Background(), "mcpfix")
+	if n, err := e.m.AcceptTools(context.Background(), "mcpfix", info.PendingTools); err != nil || n != 1 {
+		t.Fatalf("accept: %d, %v", n, err)
 	}
 	e.model.Push(llmtest.Reply{Text: "reviewed"})
 	if r := e.send(s, "reviewed"); !slices.Contains(r.Tools, late) {

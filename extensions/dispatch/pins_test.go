@@ -107,7 +107,7 @@ func TestMCPToolsPinnedAtTrust(t *testing.T) {
 		t.Errorf("the withheld notice was said %d times", len(n))
 	}
 
-	if n, err := e.m.AcceptTools(context.Background(), "hostile"); err != nil || n != 2 {
+	if n, err := e.m.AcceptTools(context.Background(), "hostile", info.PendingTools); err != nil || n != 2 {
 		t.Fatalf("accept: %d, %v", n, err)
 	}
 	e.model.Push(llmtest.Reply{Text: "accepted"})
