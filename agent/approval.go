@@ -178,6 +178,16 @@ func grantKey(kind tools.Kind, tool string, p tools.Preview) string {
 	return tool
 }
 
+// grantKeyOf is grantKey, except that an MCP tool is granted by its
+// identity (extension, server, tool): the name the model calls it by is
+// not proof of who answers it.
+func grantKeyOf(tool tools.Tool, kind tools.Kind, name string, p tools.Preview) string {
+	if m, ok := tool.(*mcpTool); ok {
+		return "mcp\x00" + m.d.ID.Key()
+	}
+	return grantKey(kind, name, p)
+}
+
 func (g *grants) has(key string) bool {
 	g.mu.Lock()
 	defer g.mu.Unlock()

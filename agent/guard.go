@@ -56,9 +56,19 @@ type guardedCall struct {
 
 // toolEvent is a call as guard hooks see it; a child's call carries its
 // agent id and type, as in Claude Code.
-func (s *Session) toolEvent(th *thread, name, callID string, args json.RawMessage) lifecycle.ToolEvent {
+func (s *Session) toolEvent(th *thread, tool tools.Tool, name, callID string, args json.RawMessage) lifecycle.ToolEvent {
 	ev := lifecycle.ToolEvent{SessionID: s.info.ID, ProjectDir: s.project, TranscriptPath: s.transcriptPath(), PermissionMode: s.permissionMode(),
 		Tool: name, ClaudeTool: tools.ClaudeName(name), Input: tools.ToClaudeInput(name, args, s.project), CallID: callID}
+	if m, ok := tool.(*mcpTool); ok {
+		// Hooks see Claude Code's name (a collision's suffix is ours) and
+		// the identity; matchers try both names, so a guard written for
+		// either spelling still stops the call.
+		id := m.d.ID
+		ev.MCP = &id
+		if m.d.ClaudeName != "" && m.d.ClaudeName != name {
+			ev.ClaudeTool = m.d.ClaudeName
+		}
+	}
 	if name == taskToolName {
 		ev.ClaudeAliases = []string{"Agent"} // Claude Code's newer name for Task
 	}
@@ -72,7 +82,7 @@ func (s *Session) toolEvent(th *thread, name, callID string, args json.RawMessag
 // the result the model reads instead of the call's.
 func (s *Session) preToolUse(ctx context.Context, th *thread, box *toolbox, tool tools.Tool, call llm.Part, args json.RawMessage, p tools.Preview) (guardedCall, *tools.Result) {
 	g := guardedCall{args: args, preview: p}
-	v := s.a.cfg.Lifecycle.PreToolUse(s.reporting(ctx), s.toolEvent(th, call.Name, call.CallID, args))
+	v := s.a.cfg.Lifecycle.PreToolUse(s.reporting(ctx), s.toolEvent(th, tool, call.Name, call.CallID, args))
 	s.notices(ctx, v.Notices)
 	g.context = s.budget(ctx, v.Blocks)
 	if v.Blocked() {
@@ -113,7 +123,8 @@ func (s *Session) rewrite(ctx context.Context, g *guardedCall, box *toolbox, too
 // the model reads is the reason. An allow is never honoured: the dialog
 // is shown, and the chat says the extension asked to skip it.
 func (s *Session) permissionRequest(ctx context.Context, th *thread, box *toolbox, name string, g guardedCall) *tools.Result {
-	v := s.a.cfg.Lifecycle.PermissionRequest(s.reporting(ctx), s.toolEvent(th, name, "", g.args))
+	tool, _ := box.Lookup(name)
+	v := s.a.cfg.Lifecycle.PermissionRequest(s.reporting(ctx), s.toolEvent(th, tool, name, "", g.args))
 	s.notices(ctx, v.Notices)
 	if v.Blocked() {
 		s.host(ctx, Host{Kind: HostNotice, Source: v.Reasons[0].Source, Label: v.Reasons[0].Label, Event: lifecycle.EventPermissionRequest,
@@ -147,8 +158,8 @@ func withReason(r string) string {
 // PostToolUseFailure hooks (as Claude Code does), and puts what they said
 // inside the call's result: extra user messages would change the request
 // prefix.
-func (s *Session) postToolUse(ctx context.Context, th *thread, name, callID string, g guardedCall, res tools.Result) tools.Result {
-	ev := s.toolEvent(th, name, callID, g.args)
+func (s *Session) postToolUse(ctx context.Context, th *thread, tool tools.Tool, name, callID string, g guardedCall, res tools.Result) tools.Result {
+	ev := s.toolEvent(th, tool, name, callID, g.args)
 	event, hooks := lifecycle.EventPostToolUse, s.a.cfg.Lifecycle.PostToolUse
 	if res.IsError {
 		event, hooks = lifecycle.EventPostToolUseFailure, s.a.cfg.Lifecycle.PostToolUseFailure

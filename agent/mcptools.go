@@ -22,22 +22,56 @@ const MaxMCPToolBytes = 96 << 10
 // hook's, so the status bar does not count it as a failing hook.
 const EventMCP = "MCP"
 
-// mcpTools asks the ToolSource for this turn's MCP tools (starting
-// servers on a session's first prompt) and wraps them as tools of the
-// loop, within MaxMCPToolBytes. A child thread with an allowlist gets
-// only the MCP tools it grants.
+// mcpTools wraps this turn's MCP tools as tools of the loop, within
+// MaxMCPToolBytes. During a user turn they are the list the turn started
+// with (freezeMCP), so a server that changes its tools mid-turn reaches
+// neither the conversation nor a child of that turn before the next user
+// turn; outside one (a Ralph round) the ToolSource is asked. A child
+// thread with an allowlist gets only the MCP tools it grants.
 func (s *Session) mcpTools(ctx context.Context, th *thread) []tools.Tool {
 	if s.a.cfg.MCP == nil {
 		return nil
 	}
-	set := s.a.cfg.MCP.Tools(s.reporting(ctx), lifecycle.ToolsEvent{SessionID: s.info.ID, ProjectDir: s.project})
-	s.status(th, "")
-	s.notices(ctx, set.Notices)
+	s.mu.Lock()
+	frozen := s.mcpTurn
+	s.mu.Unlock()
+	var set lifecycle.ToolSet
+	if frozen != nil {
+		set = *frozen
+	} else {
+		set = s.askMCP(ctx, th)
+	}
 	out, left := fitMCPTools(set.Tools, th.only, MaxMCPToolBytes)
 	if len(left) > 0 {
 		s.leftOutNotice(ctx, left)
 	}
 	return out
+}
+
+// askMCP asks the ToolSource for the MCP tools offered now (starting
+// servers on a session's first prompt) and tells its notices.
+func (s *Session) askMCP(ctx context.Context, th *thread) lifecycle.ToolSet {
+	set := s.a.cfg.MCP.Tools(s.reporting(ctx), lifecycle.ToolsEvent{SessionID: s.info.ID, ProjectDir: s.project})
+	s.status(th, "")
+	s.notices(ctx, set.Notices)
+	return set
+}
+
+// freezeMCP takes the MCP tool list a user turn starts with; the
+// returned func ends the turn's hold on it.
+func (s *Session) freezeMCP(ctx context.Context) (thaw func()) {
+	if s.a.cfg.MCP == nil {
+		return func() {}
+	}
+	set := s.askMCP(ctx, s.main)
+	s.mu.Lock()
+	s.mcpTurn = &set
+	s.mu.Unlock()
+	return func() {
+		s.mu.Lock()
+		s.mcpTurn = nil
+		s.mu.Unlock()
+	}
 }
 
 // fitMCPTools wraps the descriptors a thread may use (all, or those its
@@ -46,7 +80,8 @@ func (s *Session) mcpTools(ctx context.Context, th *thread) []tools.Tool {
 func fitMCPTools(descs []lifecycle.ToolDescriptor, only map[string]bool, limit int) (fit []tools.Tool, left []string) {
 	used := 0
 	for _, d := range descs {
-		if !mcpAllowed(only, d.Name) {
+		// Agents' allowlists are written in Claude Code's names.
+		if !mcpAllowed(only, d.Name) && (d.ClaudeName == "" || !mcpAllowed(only, d.ClaudeName)) {
 			continue
 		}
 		size := len(d.Name) + len(d.Description) + len(d.Schema)

@@ -82,9 +82,18 @@ func (s *Session) workingDirs() []tools.ReadRoot {
 }
 
 // ruleVerdict is what the rules say about a call; refused is the result
-// of a call a deny rule refuses.
-func (s *Session) ruleVerdict(ctx context.Context, name string, args json.RawMessage) (v permissions.Verdict, refused *tools.Result) {
-	v = s.projectRules(ctx).Decide(permissions.CallOf(name, args))
+// of a call a deny rule refuses. An MCP tool whose name got a collision's
+// suffix is also judged by its Claude Code name, where only a deny or an
+// ask counts: that name is ambiguous, so it may stop a call, never allow
+// one.
+func (s *Session) ruleVerdict(ctx context.Context, tool tools.Tool, name string, args json.RawMessage) (v permissions.Verdict, refused *tools.Result) {
+	rules := s.projectRules(ctx)
+	v = rules.Decide(permissions.CallOf(name, args))
+	if m, ok := tool.(*mcpTool); ok && m.d.ClaudeName != "" && m.d.ClaudeName != name && v.Behavior != permissions.Deny {
+		if alike := rules.Decide(permissions.CallOf(m.d.ClaudeName, args)); alike.Behavior == permissions.Deny || alike.Behavior == permissions.Ask {
+			v = alike
+		}
+	}
 	if v.Behavior != permissions.Deny {
 		return v, nil
 	}

@@ -48,6 +48,10 @@ type Session struct {
 	turnRoom int // bytes of extension context the running turn may still add
 	// mcpLeftOut names the MCP tools last left out for size, told once.
 	mcpLeftOut string
+	// mcpTurn is the MCP tool list the running user turn started with
+	// (nil between turns): every request of the turn, its children's
+	// included, is offered from it (see mcpTools).
+	mcpTurn *lifecycle.ToolSet
 	// One writer per session (lease.go): the lease while jobs run; the
 	// pid of another process writing the session (0: none), whether it is
 	// watched, and whether SessionStart(resume) waits for it to finish.

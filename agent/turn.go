@@ -37,6 +37,7 @@ func (s *Session) turn(ctx context.Context, prompt string) {
 		s.fail(ctx, err)
 		return
 	}
+	defer s.freezeMCP(ctx)()
 	if _, err := s.converse(ctx, s.main, s.system, user.Seq); err != nil {
 		if !s.answered(user.Seq) {
 			s.failUnsent(ctx, err, user.Seq, prompt)
@@ -312,7 +313,7 @@ func (s *Session) runTool(ctx context.Context, th *thread, box *toolbox, call ll
 	}
 	res := tool.Run(runCtx, g.args)
 	s.status(th, "")
-	return s.postToolUse(ctx, th, call.Name, call.CallID, g, res), false
+	return s.postToolUse(ctx, th, tool, call.Name, call.CallID, g, res), false
 }
 
 // approved applies the policy, the session's always-allow grants, and
@@ -325,7 +326,7 @@ func (s *Session) runTool(ctx context.Context, th *thread, box *toolbox, call ll
 // ever lifts the sandbox.
 func (s *Session) approved(ctx context.Context, th *thread, box *toolbox, tool tools.Tool, name string, g guardedCall) (ok, unconfined bool, refused *tools.Result) {
 	kind := tool.Kind()
-	rule, refused := s.ruleVerdict(ctx, name, g.args)
+	rule, refused := s.ruleVerdict(ctx, tool, name, g.args)
 	if refused != nil {
 		return false, false, refused // a deny rule holds under every policy and grant
 	}
@@ -344,7 +345,7 @@ func (s *Session) approved(ctx context.Context, th *thread, box *toolbox, tool t
 		return true, false, nil // the project's "Confined commands run without asking"
 	}
 	policy := s.a.cfg.Policy()
-	key := grantKey(kind, name, g.preview)
+	key := grantKeyOf(tool, kind, name, g.preview)
 	if g.forced == "" {
 		switch {
 		case kind == tools.ReadOnly, policy == PolicyNever, policy == PolicyAutoEdits && kind == tools.Edit:

@@ -38,7 +38,7 @@ var readOnlyExt = map[string]bool{"list": true, "show": true, "check": true}
 
 func cmdExt(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		fmt.Fprint(stderr, "agentdesk ext: expected a subcommand: install, list, show, enable, disable, check, update, rollback, uninstall\n")
+		fmt.Fprint(stderr, "agentdesk ext: expected a subcommand: install, list, show, enable, disable, check, update, rollback, uninstall, review\n")
 		return 2
 	}
 	ctx, stop := notifyShutdown(context.Background())
@@ -86,6 +86,7 @@ func (x *extCLI) dispatch(ctx context.Context, sub string, rest []string) error 
 		"update":    {[]string{"ref"}, []string{"yes"}, x.update},
 		"rollback":  {nil, nil, x.rollback},
 		"uninstall": {nil, []string{"yes"}, x.uninstall},
+		"review":    {nil, []string{"yes"}, x.review},
 	}
 	cmd, ok := cmds[sub]
 	if !ok {
@@ -283,6 +284,12 @@ func (x *extCLI) printInfo(i extensions.Info) {
 		if len(sv.Tools) > 0 {
 			fmt.Fprintf(x.out, "       tools: %s\n", strings.Join(sv.Tools, ", "))
 		}
+		if c := sv.CollisionText(); c != "" {
+			fmt.Fprintf(x.out, "       %s\n", c)
+		}
+	}
+	if n := len(i.PendingTools); n > 0 {
+		fmt.Fprintf(x.out, "  %d MCP tools changed since you trusted it and are withheld: agentdesk ext review %s\n", n, i.ID)
 	}
 	for _, sv := range i.LSPServers {
 		fmt.Fprintf(x.out, "  lsp server %s: %s — %s\n", sv.Name, sv.Target(), sv.StateText())
@@ -600,6 +607,42 @@ func (x *extCLI) uninstall(ctx context.Context, a cmdArgs) error {
 		return err
 	}
 	fmt.Fprintf(x.out, "uninstalled %s\n", id)
+	return nil
+}
+
+// review prints the MCP tools withheld since they changed after trust
+// (or appeared), as a diff, and accepts them: with --yes at once,
+// otherwise when the user says so. Declining keeps them withheld.
+func (x *extCLI) review(ctx context.Context, a cmdArgs) error {
+	id, err := a.one("extension id")
+	if err != nil {
+		return err
+	}
+	info, err := x.m.Show(ctx, id)
+	if err != nil {
+		return err
+	}
+	pending := info.PendingTools
+	if len(pending) == 0 {
+		fmt.Fprintf(x.out, "%s: no MCP tools wait for review\n", id)
+		return nil
+	}
+	fmt.Fprintf(x.out, "%s: %d MCP tools changed since you trusted it; they are withheld from the model until you accept them:\n",
+		safetext.Strip(id), len(pending))
+	for _, t := range info.ForDisplay().PendingTools {
+		fmt.Fprint(x.out, t.DiffText())
+	}
+	if !a.bools["yes"] && !x.confirm("Accept these tools?") {
+		return errors.New("not accepted: the tools stay withheld")
+	}
+	n, err := x.m.AcceptTools(ctx, id, pending)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(x.out, "accepted %d tools of %s; they are offered from the next prompt on\n", n, safetext.Strip(id))
+	if n < len(pending) {
+		fmt.Fprintf(x.out, "%d changed again meanwhile and still wait: run agentdesk ext review %s again\n", len(pending)-n, safetext.Strip(id))
+	}
 	return nil
 }
 

@@ -41,6 +41,7 @@ Usage:
   agentdesk ext update ID [--ref REF] [--yes]
   agentdesk ext rollback ID
   agentdesk ext uninstall ID [--yes]
+  agentdesk ext review ID [--yes]
   agentdesk project show [DIR] [--json]
                                  the folder's own Claude Code settings and their trust
   agentdesk project trust [DIR] [--yes]

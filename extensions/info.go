@@ -47,11 +47,14 @@ type Info struct {
 	Commands       []Command   `json:"commands"`
 	Agents         []Agent     `json:"agents"`
 	MCPServers     []MCPServer `json:"mcp_servers"`
-	LSPServers     []LSPServer `json:"lsp_servers"`
-	Diagnostics    []string    `json:"diagnostics"`
-	LastError      string      `json:"last_error"`
-	ReviewReason   string      `json:"review_reason,omitempty"`
-	RecentRuns     []Run       `json:"recent_runs,omitempty"`
+	// PendingTools are the MCP tools withheld since they changed (or
+	// appeared) after the user trusted the extension, until reviewed.
+	PendingTools []PendingTool `json:"pending_tools"`
+	LSPServers   []LSPServer   `json:"lsp_servers"`
+	Diagnostics  []string      `json:"diagnostics"`
+	LastError    string        `json:"last_error"`
+	ReviewReason string        `json:"review_reason,omitempty"`
+	RecentRuns   []Run         `json:"recent_runs,omitempty"`
 	// Options are the settings the plugin asks for (userConfig), sensitive
 	// values masked.
 	Options     []OptionValue `json:"options,omitempty"`
@@ -200,7 +203,7 @@ func (m *Manager) load(ctx context.Context, e storage.Extension, withRuns bool) 
 		Plugin: e.Plugin, PluginSource: pluginSourceText(e.PluginSource),
 		PreviousCommit: e.PreviousCommit, Enabled: e.Enabled, LastError: e.LastError, ReviewReason: e.ReviewReason,
 		InstalledAt: e.InstalledAt, UpdatedAt: e.UpdatedAt, Dir: dir, DataDir: m.store.dataDir(e.ID),
-		Hooks: []Hook{}, Skills: []Skill{}, Commands: []Command{}, Agents: []Agent{}, MCPServers: []MCPServer{}, LSPServers: []LSPServer{}, Diagnostics: []string{}}
+		Hooks: []Hook{}, Skills: []Skill{}, Commands: []Command{}, Agents: []Agent{}, MCPServers: []MCPServer{}, PendingTools: []PendingTool{}, LSPServers: []LSPServer{}, Diagnostics: []string{}}
 	pkg, hash, err := m.version(ctx, e.ID, e.ActiveCommit)
 	if err == nil {
 		if _, statErr := os.Stat(dir); statErr != nil {
@@ -222,6 +225,10 @@ func (m *Manager) load(ctx context.Context, e storage.Extension, withRuns bool) 
 	}
 	m.addHookState(ctx, &info, withRuns)
 	m.addSignIns(&info)
+	info.PendingTools, _ = m.PendingTools(ctx, e.ID)
+	if info.PendingTools == nil {
+		info.PendingTools = []PendingTool{}
+	}
 	return info
 }
 

@@ -1,6 +1,7 @@
 package extensions
 
 import (
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -47,6 +48,21 @@ type MCPServer struct {
 	Error  string   `json:"error,omitempty"`
 	Stderr string   `json:"stderr,omitempty"`
 	Pid    int      `json:"pid,omitempty"`
+	// ToolPrefix is how the model sees its tools named when another
+	// enabled server's Claude Code names are spelled alike (SameNameAs,
+	// "victim_srv › x"): both then get a short suffix. Empty otherwise.
+	ToolPrefix string   `json:"tool_prefix,omitempty"`
+	SameNameAs []string `json:"same_name_as,omitempty"`
+}
+
+// CollisionText says why the server's tools carry a suffix; "" when
+// they do not.
+func (s MCPServer) CollisionText() string {
+	if len(s.SameNameAs) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("its tool names are spelled like those of %s; to keep them apart its tools are named %s…",
+		strings.Join(s.SameNameAs, ", "), s.ToolPrefix)
 }
 
 // Target is what the server runs (argv) or reaches (URL), for one line.

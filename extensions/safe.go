@@ -31,6 +31,7 @@ func (i Info) ForDisplay() Info {
 	i.Commands = safeCommands(i.Commands)
 	i.Agents = safeAgents(i.Agents)
 	i.MCPServers = safeServers(i.MCPServers)
+	i.PendingTools = safePending(i.PendingTools)
 	i.LSPServers = safeLSPServers(i.LSPServers)
 	opts := make([]OptionValue, len(i.Options))
 	for k, o := range i.Options {
@@ -72,7 +73,21 @@ func safeServers(servers []MCPServer) []MCPServer {
 		sv.Withheld = mapStrings(sv.Withheld, safetext.Visible)
 		sv.Tools = mapStrings(sv.Tools, safetext.Strip)
 		sv.Type, sv.State = safetext.Strip(sv.Type), safetext.Strip(sv.State)
+		sv.ToolPrefix, sv.SameNameAs = safetext.Visible(sv.ToolPrefix), mapStrings(sv.SameNameAs, safetext.Strip)
 		out[k] = sv
+	}
+	return out
+}
+
+// safePending shows a server's tool definitions exactly, escapes visible:
+// they are what the model would read.
+func safePending(tools []PendingTool) []PendingTool {
+	out := make([]PendingTool, len(tools))
+	for k, t := range tools {
+		v := safetext.Visible
+		t.Server, t.Tool, t.Change, t.Hash = v(t.Server), v(t.Tool), v(t.Change), v(t.Hash)
+		t.Description, t.Schema, t.WasDescription, t.WasSchema = v(t.Description), v(t.Schema), v(t.WasDescription), v(t.WasSchema)
+		out[k] = t
 	}
 	return out
 }

@@ -264,6 +264,9 @@ func (m *Manager) Uninstall(ctx context.Context, id string) error {
 		if err := m.db.DeleteExtension(ctx, id); err != nil {
 			return notInstalled(id, err)
 		}
+		if err := m.db.DeleteMCPToolPins(ctx, id); err != nil {
+			return err
+		}
 		failpoint("flipped")
 		return nil
 	})

@@ -8,6 +8,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -43,8 +44,67 @@ func (p *extensionsPane) mcpSection(info extensions.Info, st *cardState) fyne.Ca
 			}
 		}
 		box.Add(container.NewBorder(nil, nil, nil, buttons, state))
+		if c := sv.CollisionText(); c != "" {
+			box.Add(&widget.Label{Text: "Same name as another server: " + c, Wrapping: fyne.TextWrapWord, Importance: widget.WarningImportance})
+		}
+		if changed := pendingOf(info.PendingTools, sv.Name); len(changed) > 0 {
+			review := &widget.Button{Text: "Review", Importance: widget.HighImportance, OnTapped: func() { p.onReviewTools(info, changed) }}
+			if st.busy {
+				review.Disable()
+			}
+			box.Add(container.NewBorder(nil, nil, nil, review, &widget.Label{Text: changedText(len(changed)) + "; they are withheld from the model until you review them.",
+				Wrapping: fyne.TextWrapWord, Importance: widget.WarningImportance}))
+		}
 	}
 	return box
+}
+
+// pendingOf are the withheld tools of one server.
+func pendingOf(pending []extensions.PendingTool, server string) []extensions.PendingTool {
+	var out []extensions.PendingTool
+	for _, t := range pending {
+		if t.Server == server {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+func changedText(n int) string {
+	if n == 1 {
+		return "1 tool changed since you trusted this server"
+	}
+	return fmt.Sprintf("%d tools changed since you trusted this server", n)
+}
+
+// onReviewTools shows the withheld tools' diff (description text and
+// schema, escapes visible): Accept offers them from the next prompt on,
+// Keep withholding leaves them out.
+func (p *extensionsPane) onReviewTools(info extensions.Info, changed []extensions.PendingTool) {
+	var diff strings.Builder
+	for _, t := range info.ForDisplay().PendingTools {
+		if t.Server == changed[0].Server {
+			diff.WriteString(t.DiffText() + "\n")
+		}
+	}
+	body := &widget.Label{Text: strings.TrimSpace(diff.String()), Wrapping: fyne.TextWrapBreak, TextStyle: fyne.TextStyle{Monospace: true}}
+	content := container.NewBorder(newSecondaryLabel("What the server now tells the model. Accept only what you would let it read as instructions.",
+		fyne.TextWrapWord), nil, nil, nil, container.NewVScroll(body))
+	d := dialog.NewCustomConfirm(changedText(len(changed)), "Accept", "Keep withholding", content, func(ok bool) {
+		if !ok {
+			return
+		}
+		p.run(info.ID, func(ctx context.Context) (string, error) {
+			n, err := p.u.d.Extensions.AcceptTools(ctx, info.ID, changed)
+			return fmt.Sprintf("Accepted %d tools; they are offered from the next prompt on.", n), err
+		})
+	}, p.window())
+	d.Resize(fyne.NewSize(760, 420))
+	dialogKeys(p.window(), d, d.Dismiss)
+	if p.onTrust != nil {
+		p.onTrust(d)
+	}
+	d.Show()
 }
 
 // errNoHost: this window runs no MCP servers (a pane without a
@@ -125,6 +185,9 @@ func mcpLines(servers []extensions.MCPServer) []string {
 			line += "\n    " + env
 		}
 		line += "\n    " + sv.StateText()
+		if c := sv.CollisionText(); c != "" {
+			line += "\n    " + c
+		}
 		if len(sv.Tools) > 0 {
 			line += "\n    tools: " + strings.Join(sv.Tools, ", ")
 		}

@@ -101,6 +101,10 @@ type ToolEvent struct {
 	// ClaudeAliases are other Claude Code names a matcher may use for the
 	// tool (the task tool is Task, and Agent in newer versions).
 	ClaudeAliases []string
+	// MCP is the identity of an MCP tool (nil for the loop's own tools):
+	// hooks get it as agentdesk_mcp_tool, so one can tell two extensions'
+	// tools apart even when their Claude Code names are alike.
+	MCP *ToolID
 	// AgentID and AgentType name the child making the call; empty for the
 	// main conversation.
 	AgentID, AgentType string

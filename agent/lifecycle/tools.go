@@ -34,7 +34,14 @@ type ToolSet struct {
 // tool for the session), runs guard hooks with Name, and cancels Call's
 // ctx on Stop.
 type ToolDescriptor struct {
-	Name        string          // as the model calls it: mcp__plugin_<plugin>_<server>__<tool>
+	Name string // as the model calls it: mcp__plugin_<plugin>_<server>__<tool>, unique in a request
+	// ClaudeName is Claude Code's name for the tool: Name, or Name
+	// without the suffix a collision added. Guard matchers and deny or ask
+	// rules written for it still apply (they can only stop a call).
+	ClaudeName string
+	// ID is who offers the tool. "Always" answers are remembered by it,
+	// never by Name: two extensions' servers may spell a name alike.
+	ID          ToolID
 	Description string          // for the model
 	Schema      json.RawMessage // the input JSON Schema, validated
 	// ReadOnlyHint is the server's claim that the tool changes nothing: it
@@ -44,6 +51,15 @@ type ToolDescriptor struct {
 	Label        string // for people: "Context Mode › context-mode: search"
 	Call         func(ctx context.Context, args json.RawMessage) ToolResult
 }
+
+// ToolID names an MCP tool by what it is: the extension, its server and
+// the server's own name for the tool.
+type ToolID struct {
+	Extension, Server, Tool string
+}
+
+// Key is the identity as one string (the names cannot contain NUL).
+func (id ToolID) Key() string { return id.Extension + "\x00" + id.Server + "\x00" + id.Tool }
 
 // ToolResult is what a call gives the model.
 type ToolResult struct {

@@ -75,6 +75,9 @@ func toolCall(event string, ev lifecycle.ToolEvent) call {
 		// the failures hooks see are never interrupts.
 		in["error"], in["is_interrupt"] = ev.Error, false
 	}
+	if ev.MCP != nil {
+		in["agentdesk_mcp_tool"] = map[string]string{"extension": ev.MCP.Extension, "server": ev.MCP.Server, "tool": ev.MCP.Tool}
+	}
 	if ev.AgentType != "" { // a child's call, as Claude Code marks one
 		in["agent_id"], in["agent_type"] = ev.AgentID, ev.AgentType
 	}

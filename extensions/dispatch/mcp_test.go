@@ -67,12 +67,16 @@ func newMCPEnv(t *testing.T, answer agent.Decision) *mcpEnv {
 	return withMCP(t, newLoopEnv(t, map[string]*gittest.Repo{"mcpfix": repo(t, mcpPlugin(t))}, "mcpfix"), answer)
 }
 
-// withMCP gives a loop env a dispatcher that runs MCP servers and an
-// agent that asks the approver.
-func withMCP(t *testing.T, l *loopEnv, answer agent.Decision) *mcpEnv {
+// withMCP gives a loop env a dispatcher that runs MCP servers (its host
+// configured by cfg, when given) and an agent that asks the approver.
+func withMCP(t *testing.T, l *loopEnv, answer agent.Decision, cfg ...servers.MCPConfig) *mcpEnv {
 	e := &mcpEnv{loopEnv: l, approver: &recordingApprover{answer: answer}}
-	l.disp = New(l.m, Config{HookPATH: func() string { return testPATH }})
-	t.Cleanup(l.disp.Close)
+	if len(cfg) > 0 {
+		l.disp = l.mcpDispatcher(cfg[0])
+	} else {
+		l.disp = New(l.m, Config{HookPATH: func() string { return testPATH }})
+		t.Cleanup(l.disp.Close)
+	}
 	l.agent = agent.New(agent.Config{DB: l.db, Lifecycle: l.disp, Skills: l.disp, MCP: l.disp, Agents: l.disp, Approver: e.approver,
 		Policy: func() agent.Policy { return agent.PolicyAsk }, HomeDir: filepath.Join(l.home, "home"), TranscriptDir: t.TempDir(),
 		Provider: func() (llm.Provider, llm.Config, error) {
@@ -343,8 +347,16 @@ func TestMCPListChangedAtTheNextTurn(t *testing.T) {
 	}
 	e.waitStale() // the server's notification arrives on its own time (the SDK debounces it)
 	e.model.Push(llmtest.Reply{Text: "next"})
-	if r := e.send(s, "next"); !slices.Contains(r.Tools, late) {
-		t.Errorf("list_changed not applied at the next turn: %q", r.Tools)
+	if r := e.send(s, "next"); slices.Contains(r.Tools, late) {
+		t.Errorf("a tool new since trust was offered before review: %q", r.Tools)
+	}
+	info, _ := e.m.Show(context.Background(), "mcpfix")
+	if n, err := e.m.AcceptTools(context.Background(), "mcpfix", info.PendingTools); err != nil || n != 1 {
+		t.Fatalf("accept: %d, %v", n, err)
+	}
+	e.model.Push(llmtest.Reply{Text: "reviewed"})
+	if r := e.send(s, "reviewed"); !slices.Contains(r.Tools, late) {
+		t.Errorf("list_changed not applied at the next turn after review: %q", r.Tools)
 	}
 }
 

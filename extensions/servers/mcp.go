@@ -1,6 +1,7 @@
 package servers
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -38,6 +39,9 @@ type Registry interface {
 	MCPCredentials(id, server string) *mcp.Credentials
 	KeepMCPCredentials(id, server string, c *mcp.Credentials)
 	ForgetMCPCredentials(id, server string) error
+	// CheckMCPTools pins a server's tools at their first listing after
+	// trust and names those to withhold: changed or new since.
+	CheckMCPTools(ctx context.Context, owner, commit, server string, defs []extensions.ToolDef) (map[string]bool, error)
 }
 
 // MCPConfig wires an MCP host.
@@ -126,6 +130,7 @@ type mcpConn struct {
 	tools   []mcp.Tool
 	stale   bool            // list_changed arrived; read again at the next turn boundary
 	dropped map[string]bool // tools already told left out
+	held    string          // the withheld tools last told, so it is said once
 }
 
 // Changed returns a channel closed the next time a server's state or
@@ -145,7 +150,8 @@ func (h *MCP) Tools(ctx context.Context, ev lifecycle.ToolsEvent) lifecycle.Tool
 		entry *Entry[*mcpConn]
 	}
 	var wanted []want
-	for _, x := range h.reg.Active(extensions.WithProject(ctx, ev.ProjectDir)) {
+	actives := h.reg.Active(extensions.WithProject(ctx, ev.ProjectDir))
+	for _, x := range actives {
 		for _, decl := range x.Servers() {
 			key := Key{Owner: x.ID, Name: decl.Name, Project: ev.ProjectDir}
 			e := h.sup.Ensure(key, x.Dir, func() func() { return h.reg.Lease(x.Dir) }, h.starter(x, decl, ev.ProjectDir))
@@ -158,6 +164,7 @@ func (h *MCP) Tools(ctx context.Context, ev lifecycle.ToolsEvent) lifecycle.Tool
 	if len(wanted) == 0 {
 		return lifecycle.ToolSet{}
 	}
+	names := namings(actives)
 	entries := make([]*Entry[*mcpConn], len(wanted))
 	for i, w := range wanted {
 		entries[i] = w.entry
@@ -170,9 +177,60 @@ func (h *MCP) Tools(ctx context.Context, ev lifecycle.ToolsEvent) lifecycle.Tool
 	cancel()
 	var set lifecycle.ToolSet
 	for _, w := range wanted {
-		h.collect(ctx, w.x, w.decl, w.entry, &set)
+		h.collect(ctx, w.x, w.decl, names[serverRef{w.x.ID, w.decl.Name}], w.entry, &set)
 	}
 	return set
+}
+
+// serverRef is one server of one extension.
+type serverRef struct{ ext, server string }
+
+// naming is how one server's tools are named in requests.
+type naming struct {
+	claude string // Claude Code's prefix, mcp__plugin_<plugin>_<server>__
+	prefix string // claude, or with a short suffix when another server spells it alike
+	alike  []serverRef
+}
+
+// namings names the tools of every server the active extensions declare.
+// Two servers whose Claude Code prefixes are spelled alike (plugin
+// victim's srv_x and plugin victim_srv's x) both get a short suffix from
+// their extension id and server name. It is decided from the
+// declarations, not from which servers are running, so a name means the
+// same tool from turn to turn, even while one of the two is still
+// starting.
+func namings(actives []extensions.Active) map[serverRef]naming {
+	byPrefix := map[string][]serverRef{}
+	for _, x := range actives {
+		for _, decl := range x.Servers() {
+			p := manifest.MCPToolPrefix(x.ID, decl.Name)
+			if !slices.Contains(byPrefix[p], (serverRef{x.ID, decl.Name})) {
+				byPrefix[p] = append(byPrefix[p], serverRef{x.ID, decl.Name})
+			}
+		}
+	}
+	out := map[serverRef]naming{}
+	for p, refs := range byPrefix {
+		for _, r := range refs {
+			n := naming{claude: p, prefix: p}
+			if len(refs) > 1 {
+				sum := sha256.Sum256([]byte(r.ext + "\x00" + r.server))
+				n.prefix = strings.TrimSuffix(p, "__") + "_" + hex.EncodeToString(sum[:2]) + "__"
+				n.alike = slices.DeleteFunc(slices.Clone(refs), func(o serverRef) bool { return o == r })
+			}
+			out[r] = n
+		}
+	}
+	return out
+}
+
+// names returns a tool's name in requests and Claude Code's name for it.
+func (n naming) names(plugin, server, tool string) (name, claude string) {
+	claude = manifest.MCPToolName(plugin, server, tool)
+	if n.prefix == "" {
+		n.prefix, n.claude = manifest.MCPToolPrefix(plugin, server), manifest.MCPToolPrefix(plugin, server)
+	}
+	return shorten(n.prefix + strings.TrimPrefix(claude, n.claude)), claude
 }
 
 // starter connects to one server of x for project. A server that
@@ -272,7 +330,7 @@ func (h *MCP) spec(x extensions.Active, decl manifest.MCPServer, project string,
 // collect adds a server's tools to the turn's set, re-reading the list
 // first when the server said it changed (here, at a turn boundary, never
 // mid-request), and tells once why a server offers nothing.
-func (h *MCP) collect(ctx context.Context, x extensions.Active, decl manifest.MCPServer, e *Entry[*mcpConn], set *lifecycle.ToolSet) {
+func (h *MCP) collect(ctx context.Context, x extensions.Active, decl manifest.MCPServer, n naming, e *Entry[*mcpConn], set *lifecycle.ToolSet) {
 	snap := h.sup.Snapshot(e)
 	who := x.Label + " › " + decl.Name
 	notice := func(msg string) {
@@ -288,11 +346,12 @@ func (h *MCP) collect(ctx context.Context, x extensions.Active, decl manifest.MC
 		c.relist(ctx, h.sup)
 		c.mu.Lock()
 		defer c.mu.Unlock()
+		withheld := h.withheld(ctx, x, decl.Name, c, who, set)
 		names := map[string]bool{}
 		for _, t := range c.tools {
-			name := toolName(x.ID, decl.Name, t.Name)
-			if t.Problem == "" && names[name] {
-				t.Problem = "another of its tools has the same name once spelled as " + name
+			name, claude := n.names(x.ID, decl.Name, t.Name)
+			if t.Problem == "" && (names[name] || slices.ContainsFunc(set.Tools, func(d lifecycle.ToolDescriptor) bool { return d.Name == name })) {
+				t.Problem = "another tool has the same name once spelled as " + name
 			}
 			names[name] = true
 			if t.Problem != "" {
@@ -306,7 +365,12 @@ func (h *MCP) collect(ctx context.Context, x extensions.Active, decl manifest.MC
 				}
 				continue
 			}
-			set.Tools = append(set.Tools, h.descriptor(x, decl.Name, c.Conn, t, name))
+			if withheld == nil || withheld[t.Name] {
+				continue
+			}
+			d := h.descriptor(x, decl.Name, c.Conn, t, name)
+			d.ClaudeName = claude
+			set.Tools = append(set.Tools, d)
 		}
 	case snap.State == Starting:
 		notice(fmt.Sprintf("%s is still starting; its tools are left out of this turn", who))
@@ -315,6 +379,60 @@ func (h *MCP) collect(ctx context.Context, x extensions.Active, decl manifest.MC
 	default:
 		notice(fmt.Sprintf("%s is unavailable (%s); its tools are left out until it is restarted on its card", who, snap.Error))
 	}
+}
+
+// withheld checks a ready server's usable tools against their pins
+// (c.mu held) and names those withheld until the user reviews them,
+// telling the chat once per set; nil (withhold all) when the pins
+// cannot be read, since an unchecked tool is never offered.
+func (h *MCP) withheld(ctx context.Context, x extensions.Active, server string, c *mcpConn, who string, set *lifecycle.ToolSet) map[string]bool {
+	var defs []extensions.ToolDef
+	for _, t := range c.tools {
+		if t.Problem == "" {
+			defs = append(defs, toolDef(t))
+		}
+	}
+	held, err := h.reg.CheckMCPTools(ctx, extensions.PinOwner(x.ID, x.Dir), x.Commit, server, defs)
+	var msg string
+	switch {
+	case err != nil:
+		msg = fmt.Sprintf("%s: its tools are withheld: what you trusted could not be read (%v)", who, err)
+		held = nil
+	case len(held) > 0:
+		var list []string
+		for name := range held {
+			list = append(list, safetext.Strip(name))
+		}
+		slices.Sort(list)
+		msg = fmt.Sprintf("%s: %d tools changed since you trusted this server (%s) and are withheld from the model until you review them: "+
+			"Review on its card in Preferences → Agent Extensions, or `agentdesk ext review %s`", who, len(held), strings.Join(list, ", "), x.ID)
+	}
+	if msg != c.held {
+		c.held = msg
+		if msg != "" {
+			set.Notices = append(set.Notices, lifecycle.Notice{Kind: lifecycle.NoticeMCP, Source: x.ID, Label: safetext.Strip(x.Label), Text: safetext.Strip(msg)})
+		}
+	}
+	if err != nil {
+		return nil
+	}
+	if held == nil {
+		held = map[string]bool{}
+	}
+	return held
+}
+
+// toolDef is what of a tool is pinned: its name, its description as the
+// model gets it, and its input schema.
+func toolDef(t mcp.Tool) extensions.ToolDef {
+	return extensions.ToolDef{Name: t.Name, Description: offeredDescription(t), Schema: t.Schema}
+}
+
+func offeredDescription(t mcp.Tool) string {
+	if t.Description == "" {
+		return t.Title
+	}
+	return t.Description
 }
 
 // relist re-reads the tool list when the server said it changed; a read
@@ -344,13 +462,10 @@ func (c *mcpConn) relist(ctx context.Context, sup *Supervisor[*mcpConn]) {
 
 // descriptor wraps one tool for the loop.
 func (h *MCP) descriptor(x extensions.Active, server string, conn *mcp.Conn, t mcp.Tool, name string) lifecycle.ToolDescriptor {
-	desc := t.Description
-	if desc == "" {
-		desc = t.Title
-	}
+	desc := offeredDescription(t)
 	tool := t.Name
 	return lifecycle.ToolDescriptor{Name: name, Description: desc, Schema: t.Schema, ReadOnlyHint: t.ReadOnly,
-		Source: x.ID, Label: safetext.Strip(x.Label + " › " + server + ": " + tool),
+		ID: lifecycle.ToolID{Extension: x.ID, Server: server, Tool: tool}, Source: x.ID, Label: safetext.Strip(x.Label + " › " + server + ": " + tool),
 		Call: func(ctx context.Context, args json.RawMessage) lifecycle.ToolResult {
 			if !h.reg.StillActive(ctx, x.ID, x.Commit) {
 				return lifecycle.ToolResult{Text: fmt.Sprintf("%s was disabled, removed or changed since this turn began (perhaps in another AgentDesk window); the tool %s did not run",
@@ -380,7 +495,11 @@ const maxToolName = 64
 // maxToolName with a hash of the whole when longer, so every name is one
 // the APIs accept and stays the same from turn to turn.
 func toolName(plugin, server, tool string) string {
-	name := manifest.MCPToolName(plugin, server, tool)
+	return shorten(manifest.MCPToolName(plugin, server, tool))
+}
+
+// shorten fits a name in maxToolName, ending it with a hash of the whole.
+func shorten(name string) string {
 	if len(name) <= maxToolName {
 		return name
 	}
@@ -520,6 +639,7 @@ func (h *MCP) AddState(info *extensions.Info) {
 			}
 		}
 	}
+	h.addNaming(info)
 	states := h.sup.Latest(info.ID)
 	for i, s := range info.MCPServers {
 		st, ok := states[s.Name]
@@ -539,6 +659,28 @@ func (h *MCP) AddState(info *extensions.Info) {
 			}
 			st.Conn.mu.Unlock()
 			slices.Sort(out.Tools)
+		}
+	}
+}
+
+// addNaming notes on the card a server whose tool names collide with
+// another enabled server's, and how its tools are named instead.
+func (h *MCP) addNaming(info *extensions.Info) {
+	actives := h.reg.Active(context.Background())
+	names := namings(actives)
+	labels := map[string]string{}
+	for _, x := range actives {
+		labels[x.ID] = x.Label
+	}
+	for i, s := range info.MCPServers {
+		n := names[serverRef{info.ID, s.Name}]
+		if len(n.alike) == 0 {
+			continue
+		}
+		out := &info.MCPServers[i]
+		out.ToolPrefix, out.SameNameAs = n.prefix, nil
+		for _, o := range n.alike {
+			out.SameNameAs = append(out.SameNameAs, safetext.Strip(cmp.Or(labels[o.ext], o.ext)+" › "+o.server))
 		}
 	}
 }

@@ -1,0 +1,76 @@
+package main
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/agentdesk/agentdesk/agent/llm/llmtest"
+	"github.com/agentdesk/agentdesk/extensions/gittest"
+	"github.com/agentdesk/agentdesk/extensions/mcp/mcptest"
+)
+
+// A server that changes its tools after trust (a poisoned description, a
+// new tool) has them withheld from `agentdesk run`; `ext show --json`
+// lists them as pending_tools, `ext review` prints the diff and accepts
+// only when told.
+func TestExtReviewAcceptsChangedTools(t *testing.T) {
+	srv := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return mcptest.NewServer() }, nil))
+	t.Cleanup(srv.Close)
+	files := map[string]gittest.File{
+		".claude-plugin/plugin.json": {Body: `{"name":"tracker"}`},
+		".mcp.json":                  {Body: `{"issues":{"type":"http","url":"` + srv.URL + `"}}`},
+	}
+	c, url := cliWithRepo(t, "tracker", files)
+	c.ok("ext", "install", url)
+	c.ok("ext", "enable", "tracker", "--yes")
+	model := llmtest.NewOpenAI(t)
+	c.env = append(c.env, "AGENTDESK_BASE_URL="+model.URL, "AGENTDESK_MODEL=llmtest-model", "AGENTDESK_API_KEY=k")
+	project := t.TempDir()
+	run := func() (string, llmtest.Request) {
+		t.Helper()
+		model.Push(llmtest.Reply{Text: "answer"})
+		before := len(model.Requests())
+		out, errOut, code := c.run("", "run", "--project", project, "--new", "hi")
+		if code != 0 {
+			t.Fatalf("run: exit %d\n%s%s", code, out, errOut)
+		}
+		return errOut, model.Requests()[before]
+	}
+	const echo, exfil = "mcp__plugin_tracker_issues__echo", "mcp__plugin_tracker_issues__exfil"
+	if _, req := run(); !slices.Contains(req.Tools, echo) {
+		t.Fatalf("first run tools %q", req.Tools)
+	}
+
+	t.Setenv(mcptest.RugPullEnv, "start") // the server's next sessions list the poisoned tools
+	errOut, req := run()
+	if slices.Contains(req.Tools, echo) || slices.Contains(req.Tools, exfil) || strings.Contains(string(req.Raw), "id_rsa") {
+		t.Errorf("changed tools reached the model: %q", req.Tools)
+	}
+	if !strings.Contains(errOut, "2 tools changed since you trusted this server") {
+		t.Errorf("run does not say tools were withheld:\n%s", errOut)
+	}
+	if info := c.show("tracker"); len(info.PendingTools) != 2 {
+		t.Fatalf("pending_tools %+v", info.PendingTools)
+	}
+	out, _, code := c.run("n\n", "ext", "review", "tracker")
+	if code == 0 || !strings.Contains(out, "+ description: "+mcptest.Poisoned) || !strings.Contains(out, "issues › exfil: new tool") {
+		t.Errorf("review declined: exit %d\n%s", code, out)
+	}
+	if info := c.show("tracker"); len(info.PendingTools) != 2 {
+		t.Errorf("declining accepted something: %+v", info.PendingTools)
+	}
+	if out := c.ok("ext", "review", "tracker", "--yes"); !strings.Contains(out, "accepted 2 tools") {
+		t.Errorf("review --yes:\n%s", out)
+	}
+	if _, req := run(); !slices.Contains(req.Tools, echo) || !slices.Contains(req.Tools, exfil) {
+		t.Errorf("accepted tools not offered: %q", req.Tools)
+	}
+	if out := c.ok("ext", "review", "tracker"); !strings.Contains(out, "no MCP tools wait for review") {
+		t.Errorf("review with nothing pending:\n%s", out)
+	}
+}
