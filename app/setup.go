@@ -163,8 +163,9 @@ func (c *core) close() {
 	}
 }
 
-// hookPATH is the Preferences override, else the login shell's PATH
-// (resolved once: GUI apps do not inherit it on macOS).
+// hookPATH is the Preferences override, else the detected PATH (the app's
+// own, then the login shell's entries it lacks, then common locations),
+// for hooks and MCP servers alike.
 func (c *core) hookPATH() string {
 	if p := extensions.LoadHookSettings(context.Background(), c.db).PATH; p != "" {
 		return p
@@ -172,7 +173,7 @@ func (c *core) hookPATH() string {
 	return c.DetectedPATH()
 }
 
-// DetectedPATH is the login shell's PATH, resolved once.
+// DetectedPATH is hookrun.LoginShellPATH, resolved once.
 func (c *core) DetectedPATH() string {
 	c.pathOnce.Do(func() { c.loginPATH = hookrun.LoginShellPATH(context.Background()) })
 	return c.loginPATH

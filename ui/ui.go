@@ -50,7 +50,8 @@ type Deps struct {
 	Projects *project.Registry
 	// DataDir and LogFile are shown in Preferences → Advanced.
 	DataDir, LogFile string
-	// DetectedPATH is the login shell's PATH hooks get unless overridden.
+	// DetectedPATH is the PATH hooks and servers get unless overridden: the
+	// app's own, then the login shell's entries it lacks.
 	DetectedPATH func() string
 	// CheckProvider reports whether the configured model server answers;
 	// nil error means reachable.

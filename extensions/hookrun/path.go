@@ -19,11 +19,13 @@ const loginShellTimeout = 2 * time.Second
 // carry whatever the user's profile prints.
 const pathMarker = "__AGENTDESK_PATH__"
 
-// LoginShellPATH returns the PATH hooks should get when Preferences do not
-// override it. GUI apps on macOS do not inherit the login shell's PATH, so
-// it asks $SHELL (as a login shell, bounded by a 2 s timeout) and falls
-// back to the app's PATH plus common install locations that exist. Call it
-// once at start.
+// LoginShellPATH returns the PATH hooks, MCP and LSP servers get when
+// Preferences do not override it: the app's own PATH first (so
+// `agentdesk run` from a terminal finds what that terminal finds: `nvm
+// use`, a venv, ~/go/bin), then the login shell's entries it lacks (GUI
+// apps on macOS do not inherit them; $SHELL is asked as a login shell,
+// bounded by a 2 s timeout), then common install locations that exist.
+// Call it once at start.
 func LoginShellPATH(ctx context.Context) string {
 	home, _ := os.UserHomeDir()
 	probe := pathProbe{
@@ -47,16 +49,16 @@ type pathProbe struct {
 }
 
 func (p pathProbe) resolve(ctx context.Context) string {
-	if p.shell == "" {
-		return p.fallback()
+	var login string
+	if p.shell != "" {
+		path, err := p.askLoginShell(ctx)
+		if err != nil {
+			slog.Warn("hook PATH: login shell did not report PATH; using the app's PATH and common locations",
+				"shell", p.shell, "err", err)
+		}
+		login = path
 	}
-	path, err := p.askLoginShell(ctx)
-	if err != nil {
-		slog.Warn("hook PATH: login shell did not report PATH; using the app's PATH and common locations",
-			"shell", p.shell, "err", err)
-		return p.fallback()
-	}
-	return path
+	return p.merged(login)
 }
 
 // askLoginShell runs the user's own shell, not a hook: this is the one
@@ -80,9 +82,9 @@ func extractPATH(out []byte) (string, error) {
 	return path, nil
 }
 
-// fallback is the app's PATH followed by the common locations that exist,
-// without duplicates or relative entries.
-func (p pathProbe) fallback() string {
+// merged is the app's PATH, then the entries of login it lacks, then the
+// common locations that exist, without duplicates or relative entries.
+func (p pathProbe) merged(login string) string {
 	var dirs []string
 	seen := map[string]bool{}
 	add := func(dir string) {
@@ -92,6 +94,9 @@ func (p pathProbe) fallback() string {
 		}
 	}
 	for _, dir := range filepath.SplitList(envValue(p.env, "PATH")) {
+		add(dir)
+	}
+	for _, dir := range filepath.SplitList(login) {
 		add(dir)
 	}
 	for _, dir := range p.commonDirs {

@@ -28,6 +28,8 @@ func TestLoginShellPATHProbe(t *testing.T) {
 		t.Fatal(err)
 	}
 	fallback := "/app/bin:/usr/bin:" + existing
+	// The app's own PATH first, then what only the login shell has.
+	merged := "/app/bin:/usr/bin:/login/bin:/bin:" + existing
 	tests := []struct {
 		name  string
 		shell string
@@ -35,7 +37,7 @@ func TestLoginShellPATHProbe(t *testing.T) {
 	}{
 		// Drops -l so the system profile cannot rewrite PATH, then runs the
 		// probe's -c script with a real shell, after a chatty profile line.
-		{"login shell answers", fakeShell(t, "echo 'Last login: today'\nshift\nexec /bin/sh \"$@\"\n"), "/login/bin:/usr/bin:/bin"},
+		{"login shell answers", fakeShell(t, "echo 'Last login: today'\nshift\nPATH=/login/bin:/usr/bin:/bin exec /bin/sh \"$@\"\n"), merged},
 		{"no shell", "", fallback},
 		{"shell fails", fakeShell(t, "exit 1\n"), fallback},
 		{"shell prints no PATH", fakeShell(t, "echo hello\n"), fallback},
@@ -46,15 +48,12 @@ func TestLoginShellPATHProbe(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			probe := pathProbe{
 				shell:   tt.shell,
-				env:     []string{"PATH=/login/bin:/usr/bin:/bin", "HOME=" + home},
+				env:     []string{"PATH=/app/bin::relative:/usr/bin:/app/bin", "HOME=" + home},
 				home:    home,
 				timeout: 200 * time.Millisecond,
 				commonDirs: []string{
 					existing, filepath.Join(home, ".volta", "bin"), "/usr/bin",
 				},
-			}
-			if tt.want == fallback {
-				probe.env[0] = "PATH=/app/bin::relative:/usr/bin:/app/bin"
 			}
 			if got := probe.resolve(context.Background()); got != tt.want {
 				t.Fatalf("resolve = %q, want %q", got, tt.want)
