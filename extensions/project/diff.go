@@ -117,35 +117,20 @@ func (d Diff) Text() string {
 		line("  - hook %s: %s", c.Old.Event, strings.Join(c.Old.Argv, " "))
 		line("  + hook %s: %s", c.New.Event, strings.Join(c.New.Argv, " "))
 	}
-	for _, f := range d.Files {
-		line("  ~ file %s (its content changed)", f)
+	list := func(format string, items []string) {
+		for _, it := range items {
+			line(format, it)
+		}
 	}
-	for _, s := range d.ServersAdded {
-		line("  + MCP server %s", s)
-	}
-	for _, s := range d.ServersRemoved {
-		line("  - MCP server %s", s)
-	}
-	for _, s := range d.ServersChanged {
-		line("  ~ MCP server %s", s)
-	}
-	for _, r := range d.RulesAdded {
-		line("  + %s", r)
-	}
-	for _, r := range d.RulesRemoved {
-		line("  - %s", r)
-	}
-	for _, e := range d.EnvAdded {
-		line("  + env %s", e)
-	}
-	for _, e := range d.DirsAdded {
-		line("  + additional directory %s", e)
-	}
-	for _, e := range d.DirsRemoved {
-		line("  - additional directory %s", e)
-	}
-	for _, e := range d.EnvRemoved {
-		line("  - env %s", e)
-	}
+	list("  ~ file %s (its content changed)", d.Files)
+	list("  + MCP server %s", d.ServersAdded)
+	list("  - MCP server %s", d.ServersRemoved)
+	list("  ~ MCP server %s", d.ServersChanged)
+	list("  + %s", d.RulesAdded)
+	list("  - %s", d.RulesRemoved)
+	list("  + env %s", d.EnvAdded)
+	list("  - env %s", d.EnvRemoved)
+	list("  + additional directory %s", d.DirsAdded)
+	list("  - additional directory %s", d.DirsRemoved)
 	return w.String()
 }
