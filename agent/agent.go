@@ -82,6 +82,9 @@ type Config struct {
 	// MCP offers the enabled extensions' MCP tools at each turn boundary;
 	// nil: none.
 	MCP lifecycle.ToolSource
+	// CodeIntel is the enabled extensions' language servers: the lsp tool
+	// and the diagnostics a write's result gets; nil: none.
+	CodeIntel lifecycle.CodeIntel
 	// ProjectTrusted answers folder trust for a project's own settings:
 	// only then do its allow and ask rules count (deny rules always do).
 	// nil: never trusted.

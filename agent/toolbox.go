@@ -80,14 +80,16 @@ func (s *Session) toolboxFor(ctx context.Context, th *thread) *toolbox {
 }
 
 // extraTools are the tools beyond the built-ins that th gets this turn:
-// the task tool (subagents: the main thread only), then the extensions'
-// MCP tools.
+// the task tool (subagents: the main thread only), the catalog's, the
+// lsp tool when a language server covers the project, then the
+// extensions' MCP tools.
 func (s *Session) extraTools(ctx context.Context, th *thread) []tools.Tool {
 	var extra []tools.Tool
 	extra = append(extra, s.taskTools(th)...)
 	if th == s.main {
 		extra = append(extra, s.catalogTools()...)
 	}
+	extra = append(extra, s.lspTools(ctx, th)...)
 	extra = append(extra, s.mcpTools(ctx, th)...)
 	return extra
 }

@@ -311,7 +311,7 @@ func (s *Session) runTool(ctx context.Context, th *thread, box *toolbox, call ll
 	if unconfined {
 		runCtx = tools.WithUnconfined(ctx) // this call only: the user chose "Run unconfined"
 	}
-	res := tool.Run(runCtx, g.args)
+	res := s.touchedFile(ctx, call.Name, g.args, tool.Run(runCtx, g.args))
 	s.status(th, "")
 	return s.postToolUse(ctx, th, tool, call.Name, call.CallID, g, res), false
 }
