@@ -1,6 +1,7 @@
 package extensions
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/agentdesk/agentdesk/agent/safetext"
@@ -76,8 +77,17 @@ func (s LSPServer) StateText() string {
 	case LSPNotStarted, "":
 		return "not started (starts with the first covered file)"
 	case MCPReady:
+		text := "ready"
+		if s.Pid > 0 {
+			text += fmt.Sprintf(" (pid %d)", s.Pid)
+		}
 		if s.Busy != "" {
-			return "ready, indexing (" + s.Busy + ")"
+			text += ", indexing: " + s.Busy
+		}
+		return text
+	case MCPFailed:
+		if s.Error != "" {
+			return "failed: " + s.Error
 		}
 	}
 	return strings.ReplaceAll(s.State, "_", " ")

@@ -73,6 +73,9 @@ func (p *extensionsPane) card(info extensions.Info) fyne.CanvasObject {
 	if servers := p.mcpSection(info, st); servers != nil {
 		body.Add(servers)
 	}
+	if servers := p.lspSection(info, st); servers != nil {
+		body.Add(servers)
+	}
 	body.Add(p.actions(info, st))
 	body.Add(p.details(info, st))
 	return &widget.Card{Title: info.Name, Subtitle: subtitle, Content: body}

@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"github.com/agentdesk/agentdesk/agent"
+	"github.com/agentdesk/agentdesk/agent/lifecycle"
 	"github.com/agentdesk/agentdesk/agent/llm"
 	"github.com/agentdesk/agentdesk/extensions"
 	"github.com/agentdesk/agentdesk/extensions/dispatch"
@@ -106,6 +107,7 @@ type harnessOptions struct {
 	mcp         servers.MCPConfig // the MCP host's (remote servers' client, sign-in browser)
 	policy      agent.Policy
 	window      func(context.Context) agent.Window // Deps.ContextWindow
+	codeIntel   lifecycle.CodeIntel                // language servers; nil: none
 }
 
 func newHarness(t *testing.T, opts harnessOptions) *harness {
@@ -146,7 +148,8 @@ func newHarness(t *testing.T, opts harnessOptions) *harness {
 		}
 	}
 	h.agent = agent.New(agent.Config{DB: db, Provider: provider, Lifecycle: h.disp, Skills: h.disp, Commands: h.disp, Agents: h.disp,
-		Approver: h.approvals, Attention: h.attention, Policy: func() agent.Policy { return policy }, HomeDir: filepath.Join(home, "home")})
+		Approver: h.approvals, Attention: h.attention, Policy: func() agent.Policy { return policy }, HomeDir: filepath.Join(home, "home"),
+		CodeIntel: opts.codeIntel})
 	h.project = filepath.Join(home, "project")
 	os.MkdirAll(h.project, 0o755)
 	t.Cleanup(h.close)

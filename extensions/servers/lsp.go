@@ -366,7 +366,7 @@ func (h *LSP) FileWritten(ctx context.Context, project, path, text string) strin
 	}
 	var b strings.Builder
 	if shown != "" {
-		b.WriteString("Diagnostics from " + c.decl.Name + ":\n" + shown)
+		b.WriteString(lsp.DiagnosticsHeader + c.decl.Name + ":\n" + shown)
 	}
 	if len(notes) > 0 {
 		if b.Len() > 0 {
