@@ -17,6 +17,17 @@ type OutputStyle struct {
 	KeepCodingInstructions bool `json:"keep_coding_instructions"`
 }
 
+// StyleName is the name an output style is chosen by: "EXT:NAME" for a
+// plugin's, as Claude Code names plugins' styles, so two plugins' styles
+// never collide; the bare name for the project's own (Claude Code's
+// project styles have no prefix).
+func StyleName(extension, style string) string {
+	if extension == manifest.ProjectID {
+		return style
+	}
+	return extension + ":" + style
+}
+
 // stylesOf lists a package's output styles for display.
 func stylesOf(pkg *manifest.Package) []OutputStyle {
 	out := []OutputStyle{}

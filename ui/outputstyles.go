@@ -1,9 +1,6 @@
 package ui
 
-import (
-	"github.com/agentdesk/agentdesk/extensions"
-	"github.com/agentdesk/agentdesk/extensions/manifest"
-)
+import "github.com/agentdesk/agentdesk/extensions"
 
 // styleLines are an extension's output styles on its card and in the
 // trust dialog: the name to choose (EXT:NAME, a project's bare) and what
@@ -11,11 +8,7 @@ import (
 func styleLines(id string, styles []extensions.OutputStyle) []string {
 	var out []string
 	for _, s := range styles {
-		name := id + ":" + s.Name
-		if id == manifest.ProjectID {
-			name = s.Name
-		}
-		line := name
+		line := extensions.StyleName(id, s.Name)
 		if s.Description != "" {
 			line += " — " + firstLine(s.Description, 120)
 		}

@@ -6,7 +6,6 @@ import (
 	"github.com/agentdesk/agentdesk/agent/lifecycle"
 	"github.com/agentdesk/agentdesk/agent/safetext"
 	"github.com/agentdesk/agentdesk/extensions"
-	"github.com/agentdesk/agentdesk/extensions/manifest"
 )
 
 var _ lifecycle.StyleSource = (*Dispatcher)(nil)
@@ -19,18 +18,12 @@ func (d *Dispatcher) OutputStyles(ctx context.Context, projectDir string) []life
 	return styleList(d.active(extensions.WithProject(ctx, projectDir)))
 }
 
-// styleList names a plugin's style "EXT:NAME", as Claude Code does, so
-// two plugins' styles never collide; the project's own keep their names
-// (Claude Code's project styles have no prefix).
+// styleList names each style as extensions.StyleName does.
 func styleList(xs []extensions.Active) []lifecycle.OutputStyle {
 	var out []lifecycle.OutputStyle
 	for _, x := range xs {
 		for _, s := range x.Pkg.OutputStyles {
-			name := x.ID + ":" + s.Name
-			if x.ID == manifest.ProjectID {
-				name = s.Name
-			}
-			out = append(out, lifecycle.OutputStyle{Name: name, Short: s.Name, Extension: x.ID, Label: safetext.Strip(x.Label),
+			out = append(out, lifecycle.OutputStyle{Name: extensions.StyleName(x.ID, s.Name), Short: s.Name, Extension: x.ID, Label: safetext.Strip(x.Label),
 				Description: safetext.Strip(s.Description), KeepCodingInstructions: s.KeepCodingInstructions, Path: s.Path, Prompt: s.Body})
 		}
 	}
