@@ -74,6 +74,9 @@ type Config struct {
 	// Agents are the enabled extensions' subagent types; nil: none, and
 	// no task tool.
 	Agents lifecycle.AgentSource
+	// Styles are the enabled extensions' output styles (the project's own
+	// among them); nil: only Default.
+	Styles lifecycle.StyleSource
 	// Search adds entries to tool_search (the MCP host's deferred tools).
 	Search []SearchSource
 	// SubagentModel maps an agent's model alias (sonnet, opus, haiku) to a

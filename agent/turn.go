@@ -38,6 +38,7 @@ func (s *Session) turn(ctx context.Context, prompt string) {
 		return
 	}
 	defer s.freezeMCP(ctx)()
+	s.useStyle(ctx)
 	if _, err := s.converse(ctx, s.main, s.system, user.Seq); err != nil {
 		if !s.answered(user.Seq) {
 			s.failUnsent(ctx, err, user.Seq, prompt)

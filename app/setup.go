@@ -258,7 +258,7 @@ func (c *core) newAgent(approver agent.Approver, policy func() agent.Policy, att
 		StopHookLimit: func() int { return extensions.LoadHookSettings(context.Background(), c.db).StopLimit },
 		ContextCap:    func() int { return extensions.LoadHookSettings(context.Background(), c.db).ContextCapKiB << 10 },
 		CommandEnv:    c.commandEnv(), CommandsUnconfined: c.unconfined, Logger: c.log, TranscriptDir: c.paths.Transcripts(),
-		Commands: c.disp, Agents: c.disp, MCP: c.disp, CodeIntel: c.disp, ProjectTrusted: c.projects.Trusted, ProjectSettings: c.projects.TrustedSettings,
+		Commands: c.disp, Agents: c.disp, Styles: c.disp, MCP: c.disp, CodeIntel: c.disp, ProjectTrusted: c.projects.Trusted, ProjectSettings: c.projects.TrustedSettings,
 		SubagentModel: func(alias string) string { return agent.LoadSubagentModel(context.Background(), c.db, alias) },
 	})
 }

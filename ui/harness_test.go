@@ -108,6 +108,7 @@ type harnessOptions struct {
 	policy      agent.Policy
 	window      func(context.Context) agent.Window // Deps.ContextWindow
 	codeIntel   lifecycle.CodeIntel                // language servers; nil: none
+	styles      lifecycle.StyleSource              // nil: the dispatcher's
 }
 
 func newHarness(t *testing.T, opts harnessOptions) *harness {
@@ -147,7 +148,11 @@ func newHarness(t *testing.T, opts harnessOptions) *harness {
 			return nil, llm.Config{}, context.DeadlineExceeded
 		}
 	}
-	h.agent = agent.New(agent.Config{DB: db, Provider: provider, Lifecycle: h.disp, Skills: h.disp, Commands: h.disp, Agents: h.disp,
+	var styles lifecycle.StyleSource = h.disp
+	if opts.styles != nil {
+		styles = opts.styles
+	}
+	h.agent = agent.New(agent.Config{DB: db, Provider: provider, Lifecycle: h.disp, Skills: h.disp, Commands: h.disp, Agents: h.disp, Styles: styles,
 		Approver: h.approvals, Attention: h.attention, Policy: func() agent.Policy { return policy }, HomeDir: filepath.Join(home, "home"),
 		CodeIntel: opts.codeIntel})
 	h.project = filepath.Join(home, "project")

@@ -116,7 +116,9 @@ func (h *LSP) find(ctx context.Context, project, path string) (covering, bool) {
 	return covering{}, false
 }
 
-func (c covering) key(project string) Key { return Key{Owner: c.x.ID, Name: c.decl.Name, Project: project} }
+func (c covering) key(project string) Key {
+	return Key{Owner: c.x.ID, Name: c.decl.Name, Project: project}
+}
 
 // who names the server for the model and the user: "gopls (Go LSP)".
 func (c covering) who() string { return safetext.Strip(c.decl.Name + " (" + c.x.Label + ")") }
