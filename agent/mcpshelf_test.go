@@ -127,6 +127,9 @@ func TestToolSearchRanksDeferredMCPTools(t *testing.T) {
 	if c := s.MCPCount(); c.Offered != 4+6 || c.OnSearch != 17-10 {
 		t.Errorf("count %+v, want 10 offered (4 fit, 6 found) and 7 on search", c)
 	}
+	if got, want := e.agent.MCPToolsSize(4096), "MCP tools: at most 1.6 KB a request (10% of the window, Preferences → Advanced); latest session: 10 offered, 7 on search"; got != want {
+		t.Errorf("Providers: %q, want %q", got, want)
+	}
 }
 
 // A tool tool_search finds is the one the turn's frozen list holds: a
