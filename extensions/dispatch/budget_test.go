@@ -23,20 +23,28 @@ const (
 	tideTool   = manyPrefix + mcptest.Tide
 )
 
-// newManyEnv runs the fixture server with 150 bulk tools under a fake
-// model that states a window of window tokens (GET /v1/models
-// context_length, read as the app reads it).
-func newManyEnv(t *testing.T, window int) *mcpEnv {
+// newManyEnv runs the fixture server with 150 bulk tools (and the other
+// servers more declares, a JSON object's members) under a fake model that
+// states a window of window tokens.
+func newManyEnv(t *testing.T, window int, more string) *mcpEnv {
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
 	files := map[string]gittest.File{
 		".claude-plugin/plugin.json": {Body: `{"name": "many", "version": "1.0.0"}`},
-		".mcp.json": {Body: `{"mcpServers": {"fix": {"command": "` + exe + `", "env": {"` + mcptest.ServeEnv + `": "1", "` +
+		".mcp.json": {Body: `{"mcpServers": {` + more + `"fix": {"command": "` + exe + `", "env": {"` + mcptest.ServeEnv + `": "1", "` +
 			mcptest.ManyEnv + `": "150"}}}}`},
 	}
 	e := withMCP(t, newLoopEnv(t, map[string]*gittest.Repo{"many": repo(t, files)}, "many"), agent.AllowOnce)
+	stateWindow(e, window)
+	return e
+}
+
+// stateWindow makes e's fake model state a window of window tokens (GET
+// /v1/models context_length, read as the app reads it).
+func stateWindow(e *mcpEnv, window int) {
+	t := e.t
 	e.model.SetContextLength(window)
 	known := agent.NewServerInfo()
 	e.agent = agent.New(agent.Config{DB: e.db, Lifecycle: e.disp, Skills: e.disp, MCP: e.disp, Agents: e.disp, Approver: e.approver,
@@ -47,7 +55,6 @@ func newManyEnv(t *testing.T, window int) *mcpEnv {
 			p, err := agent.NewProvider(cfg)
 			return p, cfg, err
 		}})
-	return e
 }
 
 // requestTools are a request's tool definitions as sent.
@@ -98,7 +105,17 @@ func countPrefix(names []string, prefix string) int {
 // before it byte for byte unchanged, its call is approved as every MCP
 // call is, and the next user turn offers it in the same place.
 func TestMCPToolsPastTheBudgetWaitForToolSearch(t *testing.T) {
-	e := newManyEnv(t, 32768)
+	testToolSearchAt32k(t, newManyEnv(t, 32768, ""))
+}
+
+// The same beside the reference server-everything (skipped without it).
+func TestMCPToolsOfEverythingAndManyAt32k(t *testing.T) {
+	script := everythingServer(t)
+	e := newManyEnv(t, 32768, `"everything": {"command": "node", "args": ["`+script+`", "stdio"]}, `)
+	testToolSearchAt32k(t, e)
+}
+
+func testToolSearchAt32k(t *testing.T, e *mcpEnv) {
 	s := e.session()
 	e.model.Push(llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "tool_search", Args: `{"query":"tide"}`}}},
 		llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: tideTool, Args: `{"sensor":"pier"}`}}},
@@ -112,12 +129,12 @@ func TestMCPToolsPastTheBudgetWaitForToolSearch(t *testing.T) {
 	if n, limit := mcpBytes(t, first), 32768*4/10; n > limit || n < limit/2 {
 		t.Errorf("the first request's MCP tools take %d bytes, want at most 10%% of the window (%d) and most of it", n, limit)
 	}
-	offered := countPrefix(first.Tools, manyPrefix+"bulk_")
+	offered := countPrefix(first.Tools, "mcp__")
 	if offered == 0 || offered >= 100 || slices.Contains(first.Tools, tideTool) || !slices.Contains(first.Tools, "tool_search") {
-		t.Fatalf("first request offers %d bulk tools (tide: %v, tool_search: %v), want a few, not tide, and tool_search",
+		t.Fatalf("first request offers %d MCP tools (tide: %v, tool_search: %v), want a few, not tide, and tool_search",
 			offered, slices.Contains(first.Tools, tideTool), slices.Contains(first.Tools, "tool_search"))
 	}
-	t.Logf("first request: %d of 150 bulk tools offered, MCP tools %d bytes", offered, mcpBytes(t, first))
+	t.Logf("first request: %d MCP tools offered, %d bytes", offered, mcpBytes(t, first))
 	found := toolResult(second)
 	if !strings.Contains(found, "MCP tool "+tideTool+" — Returns the tide times") || !strings.Contains(found, "now callable") ||
 		!strings.Contains(found, `"sensor"`) {
@@ -156,7 +173,7 @@ func TestMCPToolsPastTheBudgetWaitForToolSearch(t *testing.T) {
 // With a 200k window the fixture's 150 tools all fit: none waits, no
 // tool_search, no notice.
 func TestMCPToolsAllFitALargeWindow(t *testing.T) {
-	e := newManyEnv(t, 200000)
+	e := newManyEnv(t, 200000, "")
 	s := e.session()
 	e.model.Push(llmtest.Reply{Text: "hi"})
 	r := e.send(s, "hello")

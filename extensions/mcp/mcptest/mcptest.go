@@ -186,7 +186,8 @@ func addBulk(s *mcp.Server, n int) {
 		name := fmt.Sprintf("bulk_%03d", i)
 		desc := fmt.Sprintf("Reads series %d of the site's sensors for a period and returns their values as CSV, one row a sample, with the unit in the header.", i)
 		if name == Tide {
-			desc = "Returns the tide times and heights of a harbour for a period, one row a high or low water."
+			// No shorter than the others: it never fits where they did not.
+			desc = "Returns the tide times and heights of a harbour for a period as CSV, one row a high or low water, with the chart datum in the header."
 		}
 		s.AddTool(&mcp.Tool{Name: name, Description: desc, InputSchema: schema},
 			func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
