@@ -61,14 +61,14 @@ func (s *Session) mcpTools(ctx context.Context, th *thread) []tools.Tool {
 	} else {
 		set = s.askMCP(ctx, th)
 	}
-	window := s.window()
-	budget := MCPToolBudget(window, s.a.mcpToolShare())
+	window, share := s.window(), s.a.mcpToolShare()
+	budget := MCPToolBudget(window, share)
 	out, deferred := fitMCPTools(set.Tools, th.only, budget)
 	shelf := s.shelve(th, deferred)
 	if th == s.main {
 		s.countMCP(len(out), shelf)
 		if len(deferred) > 0 {
-			s.deferredNotice(ctx, deferred, budget, window)
+			s.deferredNotice(ctx, deferred, budget, share, window)
 		}
 	}
 	return out
@@ -129,7 +129,7 @@ func fitMCPTools(descs []lifecycle.ToolDescriptor, only map[string]bool, limit i
 
 // deferredNotice says once per session and set which MCP tools wait for
 // tool_search, and why.
-func (s *Session) deferredNotice(ctx context.Context, deferred []lifecycle.ToolDescriptor, budget, window int) {
+func (s *Session) deferredNotice(ctx context.Context, deferred []lifecycle.ToolDescriptor, budget, share, window int) {
 	names := make([]string, len(deferred))
 	for i, d := range deferred {
 		names[i] = d.Name
@@ -143,8 +143,8 @@ func (s *Session) deferredNotice(ctx context.Context, deferred []lifecycle.ToolD
 		return
 	}
 	s.host(ctx, Host{Kind: HostNotice, Extension: true, Event: EventMCP, Text: fmt.Sprintf(
-		"%d MCP tools wait for tool_search, which offers the ones the model finds: the MCP tools of one request take at most %.1f KB, %d%% of the model's %d-token window (Preferences → Advanced) (%s)",
-		len(deferred), float64(budget)/1000, s.a.mcpToolShare(), window, tools.OneLine(strings.Join(names, ", ")))})
+		"%d MCP tools wait for tool_search, which offers those the model looks for: MCP tools take at most %.1f KB of a request, %d%% of the model's %d-token window (Preferences → Advanced). Waiting: %s",
+		len(deferred), float64(budget)/1000, share, window, tools.OneLine(strings.Join(names, ", ")))})
 }
 
 // mcpTool is an extension's MCP tool as a tool of the loop. Every call
