@@ -79,12 +79,18 @@ type Config struct {
 	// Agents are the enabled extensions' subagent types; nil: none, and
 	// no task tool.
 	Agents lifecycle.AgentSource
+	// Styles are the enabled extensions' output styles (the project's own
+	// among them); nil: only Default.
+	Styles lifecycle.StyleSource
 	// SubagentModel maps an agent's model alias (sonnet, opus, haiku) to a
 	// model of the current provider; nil or "": the session's model.
 	SubagentModel func(alias string) string
 	// MCP offers the enabled extensions' MCP tools at each turn boundary;
 	// nil: none.
 	MCP lifecycle.ToolSource
+	// CodeIntel is the enabled extensions' language servers: the lsp tool
+	// and the diagnostics a write's result gets; nil: none.
+	CodeIntel lifecycle.CodeIntel
 	// ProjectTrusted answers folder trust for a project's own settings:
 	// only then do its allow and ask rules count (deny rules always do).
 	// nil: never trusted.

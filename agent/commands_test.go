@@ -105,7 +105,7 @@ func TestAgentCommandsReserveHostCommands(t *testing.T) {
 	if set := e.agent.Commands(); len(set.Commands) != 1 {
 		t.Fatalf("commands %+v", set)
 	}
-	if want := []string{"compact", "ralph", "new", "help"}; !slices.Equal(fake.reserved, want) {
+	if want := []string{"compact", "ralph", "new", "output-style", "help"}; !slices.Equal(fake.reserved, want) {
 		t.Errorf("reserved %q, want %q", fake.reserved, want)
 	}
 }

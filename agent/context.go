@@ -57,7 +57,8 @@ func (s *Session) system() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	blocks, _ := s.sessionBlocks(enabled)
-	return systemPrompt{Project: s.project, Agents: s.agents, Skills: skillsSection(fit), Summary: s.summary, Extension: blocks}.String()
+	return systemPrompt{Project: s.project, Agents: s.agents, Skills: skillsSection(fit), Summary: s.summary, Extension: blocks,
+		Style: s.style}.String()
 }
 
 // reporting lets the lifecycle call show its progress in the status bar.

@@ -14,6 +14,7 @@ var HostCommands = []struct{ Name, Usage, Help string }{
 	{"/compact", "/compact [INSTRUCTIONS]", "summarise older messages to free context"},
 	{"/ralph", "/ralph [--rounds N] TASK", "run fresh-context rounds on a task until it is done"},
 	{"/new", "/new", "start a new session"},
+	{"/output-style", "/output-style [NAME]", "list the output styles, or choose one from the next turn on"},
 	{"/help", "/help", "list these commands"},
 }
 
@@ -50,6 +51,8 @@ func (s *Session) hostCommand(ctx context.Context, text string) bool {
 		}
 	case "/ralph":
 		s.ralph(ctx, args)
+	case "/output-style":
+		s.outputStyleCommand(ctx, args)
 	case "/new":
 		s.host(ctx, Host{Kind: HostInfo, Text: "Start a new session with + New (Ctrl+N), or `agentdesk run --new` on the command line."})
 	case "/help":

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"strings"
 
 	"github.com/agentdesk/agentdesk/storage"
 )
@@ -88,4 +89,16 @@ func (s Settings) SaveSubagentModel(ctx context.Context, alias, model string) er
 // SaveRalphRounds stores it.
 func (s Settings) SaveRalphRounds(ctx context.Context, n int) error {
 	return SaveRalphRounds(ctx, s.db, n)
+}
+
+// OutputStyle is the name of the chosen output style; "" is Default.
+func (s Settings) OutputStyle(ctx context.Context) string { return LoadOutputStyle(ctx, s.db) }
+
+// SaveOutputStyle stores the chosen output style ("" or DefaultStyle:
+// Default); the next turn of every session uses it.
+func (s Settings) SaveOutputStyle(ctx context.Context, name string) error {
+	if strings.EqualFold(name, DefaultStyle) {
+		name = ""
+	}
+	return SaveOutputStyle(ctx, s.db, name)
 }

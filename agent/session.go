@@ -59,6 +59,11 @@ type Session struct {
 	mcpFound  []string
 	mcpFitted int
 	mcpCount  MCPCount
+	// style is the output style the main thread's turn uses (nil:
+	// Default), fixed at its start (outputstyle.go); styleMissing the
+	// chosen one not offered here, told once.
+	style        *lifecycle.OutputStyle
+	styleMissing string
 	// One writer per session (lease.go): the lease while jobs run; the
 	// pid of another process writing the session (0: none), whether it is
 	// watched, and whether SessionStart(resume) waits for it to finish.

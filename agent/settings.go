@@ -25,6 +25,7 @@ const (
 	keyApprovalPolicy = "approval.policy"
 	keyRalphRounds    = "ralph.rounds"
 	keySubagentModel  = "subagent.model." // + sonnet, opus or haiku
+	keyOutputStyle    = "output.style"    // a style's name; "" is Default
 )
 
 // ProviderSettings is the Providers section of Preferences.
@@ -209,6 +210,19 @@ func SaveSubagentModel(ctx context.Context, db *storage.DB, alias, model string)
 		return fmt.Errorf("unknown model alias %q (want sonnet, opus or haiku)", alias)
 	}
 	return db.SetSetting(ctx, keySubagentModel+alias, strings.TrimSpace(model))
+}
+
+// LoadOutputStyle is the name of the chosen output style; "" is Default.
+func LoadOutputStyle(ctx context.Context, db *storage.DB) string {
+	v, _, _ := db.Setting(ctx, keyOutputStyle)
+	return strings.TrimSpace(v)
+}
+
+// SaveOutputStyle stores it; "" goes back to Default. Whether the name is
+// offered is the caller's to check: a style comes and goes with its
+// extension, and the choice is kept for when it is back.
+func SaveOutputStyle(ctx context.Context, db *storage.DB, name string) error {
+	return db.SetSetting(ctx, keyOutputStyle, strings.TrimSpace(name))
 }
 
 func settings(ctx context.Context, db *storage.DB, keys ...string) (map[string]string, error) {

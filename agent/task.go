@@ -52,6 +52,7 @@ var claudeToolNames = map[string][]string{
 	"Edit":      {"edit_file"},
 	"MultiEdit": {"edit_file"},
 	"Write":     {"write_file"},
+	"LSP":       {"lsp"},
 }
 
 // childTools maps an agent's allowlist (Claude Code's names, or ours) to

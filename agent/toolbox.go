@@ -89,9 +89,10 @@ func (s *Session) toolboxFor(ctx context.Context, th *thread) *toolbox {
 }
 
 // extraTools are the tools beyond the built-ins that th gets this turn:
-// the task tool (subagents: the main thread only), then the extensions'
-// MCP tools. The MCP tools are fitted first: tool_search is offered when
-// some of them wait for it.
+// the task tool (subagents: the main thread only), the catalog's, the
+// lsp tool when a language server covers the project, then the
+// extensions' MCP tools. The MCP tools are fitted first: tool_search is
+// offered when some of them wait for it.
 func (s *Session) extraTools(ctx context.Context, th *thread) []tools.Tool {
 	var extra []tools.Tool
 	extra = append(extra, s.taskTools(th)...)
@@ -99,6 +100,7 @@ func (s *Session) extraTools(ctx context.Context, th *thread) []tools.Tool {
 	if th == s.main {
 		extra = append(extra, s.catalogTools()...)
 	}
+	extra = append(extra, s.lspTools(ctx, th)...)
 	extra = append(extra, mcp...)
 	return extra
 }

@@ -38,6 +38,7 @@ func (s *Session) turn(ctx context.Context, prompt string) {
 		return
 	}
 	defer s.freezeMCP(ctx)()
+	s.useStyle(ctx)
 	if _, err := s.converse(ctx, s.main, s.system, user.Seq); err != nil {
 		if !s.answered(user.Seq) {
 			s.failUnsent(ctx, err, user.Seq, prompt)
@@ -312,7 +313,7 @@ func (s *Session) runTool(ctx context.Context, th *thread, box *toolbox, call ll
 	if unconfined {
 		runCtx = tools.WithUnconfined(ctx) // this call only: the user chose "Run unconfined"
 	}
-	res := tool.Run(runCtx, g.args)
+	res := s.touchedFile(ctx, call.Name, g.args, tool.Run(runCtx, g.args))
 	s.status(th, "")
 	return s.postToolUse(ctx, th, tool, call.Name, call.CallID, g, res), false
 }

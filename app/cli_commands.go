@@ -40,6 +40,38 @@ func (x *extCLI) printAgents(i extensions.Info) {
 	}
 }
 
+// printStyles lists an extension's output styles for `ext show`.
+func (x *extCLI) printStyles(i extensions.Info) {
+	for _, st := range i.OutputStyles {
+		line := "  output style " + st.Name
+		if st.Description != "" {
+			line += " — " + firstLine(st.Description)
+		}
+		fmt.Fprintf(x.out, "%s\n        %s\n", line, styleModeText(st.KeepCodingInstructions))
+	}
+}
+
+// styleModeText says what choosing a style does to the system prompt.
+func styleModeText(keep bool) string {
+	if keep {
+		return "added to the coding instructions when chosen"
+	}
+	return "replaces the coding instructions when chosen"
+}
+
+// printTrustStyles names, before enabling, the output styles the
+// extension adds.
+func (x *extCLI) printTrustStyles(t extensions.Trust) {
+	if len(t.OutputStyles) == 0 {
+		return
+	}
+	var names []string
+	for _, st := range t.OutputStyles {
+		names = append(names, st.Name)
+	}
+	fmt.Fprintf(x.out, "It adds these output styles (one reaches the system prompt only when you choose it in Preferences or with /output-style): %s\n", strings.Join(names, ", "))
+}
+
 // printTrustCommands names, before enabling, the slash commands the
 // extension adds.
 func (x *extCLI) printTrustCommands(t extensions.Trust) {

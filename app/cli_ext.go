@@ -279,6 +279,7 @@ func (x *extCLI) printInfo(i extensions.Info) {
 	}
 	x.printCommands(i)
 	x.printAgents(i)
+	x.printStyles(i)
 	for _, sv := range i.MCPServers {
 		fmt.Fprintf(x.out, "  mcp server %s: %s — %s\n", sv.Name, sv.Target(), sv.StateText())
 		if len(sv.Tools) > 0 {
@@ -333,6 +334,7 @@ func (x *extCLI) enable(ctx context.Context, a cmdArgs) error {
 	} else {
 		x.printTrustCommands(t)
 		x.printTrustAgents(t)
+		x.printTrustStyles(t)
 	}
 	if err := x.setOptions(ctx, id, a.all["config"], !a.bools["yes"]); err != nil {
 		return err
@@ -417,6 +419,7 @@ func (x *extCLI) printTrust(t extensions.Trust) {
 	}
 	x.printTrustCommands(t)
 	x.printTrustAgents(t)
+	x.printTrustStyles(t)
 	if t.Diff != nil && !t.Diff.Empty() {
 		fmt.Fprintln(x.out, "Changed since you last trusted it:")
 		for _, line := range extensions.DiffLines(*t.Diff) {

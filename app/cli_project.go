@@ -116,6 +116,7 @@ type projectJSON struct {
 	MCPServers   []serverJSON     `json:"mcp_servers"`
 	Commands     []string         `json:"commands"`
 	Agents       []string         `json:"agents"`
+	OutputStyles []string         `json:"output_styles"`
 	Skills       []string         `json:"skills"`
 	Permissions  []permissionJSON `json:"permissions"`
 	Env          []string         `json:"env"`
@@ -180,7 +181,7 @@ func (p projectCLI) show(ctx context.Context, dir string, asJSON bool) error {
 
 func (p projectCLI) describe(f project.Folder) projectJSON {
 	v := projectJSON{Dir: f.Dir, Trusted: f.Runs(), Status: string(f.Status), Reason: f.Reason,
-		Instructions: []string{}, Hooks: []hookJSON{}, MCPServers: []serverJSON{}, Commands: []string{}, Agents: []string{},
+		Instructions: []string{}, Hooks: []hookJSON{}, MCPServers: []serverJSON{}, Commands: []string{}, Agents: []string{}, OutputStyles: []string{},
 		Skills: []string{}, Permissions: []permissionJSON{}, Env: f.Settings.EnvNames(), Diagnostics: append(f.Pkg.Diagnostics, f.Settings.Diagnostics...)}
 	for _, name := range []string{"CLAUDE.md", "CLAUDE.local.md", ".claude/CLAUDE.md", "AGENTS.md"} {
 		if fileExists(f.Dir, name) {
@@ -202,6 +203,9 @@ func (p projectCLI) describe(f project.Folder) projectJSON {
 	}
 	for _, a := range f.Pkg.Agents {
 		v.Agents = append(v.Agents, a.Name)
+	}
+	for _, st := range f.Pkg.OutputStyles {
+		v.OutputStyles = append(v.OutputStyles, st.Name)
 	}
 	for _, s := range f.Pkg.Skills {
 		v.Skills = append(v.Skills, s.Name)
@@ -269,6 +273,7 @@ func (p projectCLI) print(v projectJSON) {
 	}
 	list("commands", v.Commands)
 	list("agents", v.Agents)
+	list("output styles", v.OutputStyles)
 	list("skills", v.Skills)
 	for _, r := range v.Permissions {
 		state := "applies"

@@ -105,8 +105,8 @@ func openCoreWarning(ctx context.Context, warn io.Writer) (*core, error) {
 		c.close()
 		return nil, err
 	}
-	// One way: the registry, then the server host over it, then the
-	// dispatcher over both.
+	// One way: the registry, then the server hosts (MCP, LSP) over it,
+	// then the dispatcher over them.
 	c.projects = project.NewRegistry(c.exts, db, c.paths.Extensions(), c.log)
 	host := servers.NewMCP(c.projects, servers.MCPConfig{
 		PATH:         c.hookPATH,
@@ -119,6 +119,7 @@ func openCoreWarning(ctx context.Context, warn io.Writer) (*core, error) {
 		HookPATH:       c.hookPATH,
 		DefaultTimeout: func() time.Duration { return extensions.LoadHookSettings(context.Background(), db).DefaultTimeout },
 		MCP:            host,
+		LSP:            servers.NewLSP(c.projects, servers.LSPConfig{PATH: c.hookPATH, AppSecrets: c.providerKeyVar}),
 	})
 	return c, nil
 }
@@ -258,7 +259,7 @@ func (c *core) newAgent(approver agent.Approver, policy func() agent.Policy, att
 		ContextCap:    func() int { return extensions.LoadHookSettings(context.Background(), c.db).ContextCapKiB << 10 },
 		MCPToolShare:  func() int { return extensions.LoadHookSettings(context.Background(), c.db).MCPToolShare },
 		CommandEnv:    c.commandEnv(), CommandsUnconfined: c.unconfined, Logger: c.log, TranscriptDir: c.paths.Transcripts(),
-		Commands: c.disp, Agents: c.disp, MCP: c.disp, ProjectTrusted: c.projects.Trusted, ProjectSettings: c.projects.TrustedSettings,
+		Commands: c.disp, Agents: c.disp, Styles: c.disp, MCP: c.disp, CodeIntel: c.disp, ProjectTrusted: c.projects.Trusted, ProjectSettings: c.projects.TrustedSettings,
 		SubagentModel: func(alias string) string { return agent.LoadSubagentModel(context.Background(), c.db, alias) },
 	})
 }

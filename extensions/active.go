@@ -27,6 +27,9 @@ type Active struct {
 // Servers are the MCP servers of x that would start (not inactive).
 func (x Active) Servers() []manifest.MCPServer { return runnableServers(x.Pkg) }
 
+// LSPServers are the language servers of x that would start.
+func (x Active) LSPServers() []manifest.LSPServer { return runnableLSP(x.Pkg) }
+
 // SensitiveOptions are the values of x's sensitive userConfig options by
 // key, for ${user_config.KEY} in an MCP server's env and headers only.
 func (x Active) SensitiveOptions() map[string]string {

@@ -36,17 +36,18 @@ type Info struct {
 	RequestedRef string `json:"requested_ref"`
 	// Plugin is the marketplace entry installed (SourceURL is then the
 	// marketplace), PluginSource where that entry points.
-	Plugin         string      `json:"plugin,omitempty"`
-	PluginSource   string      `json:"plugin_source,omitempty"`
-	Commit         string      `json:"commit"`
-	PreviousCommit string      `json:"previous_commit"`
-	Enabled        bool        `json:"enabled"`
-	Status         Status      `json:"status"`
-	Hooks          []Hook      `json:"hooks"`
-	Skills         []Skill     `json:"skills"`
-	Commands       []Command   `json:"commands"`
-	Agents         []Agent     `json:"agents"`
-	MCPServers     []MCPServer `json:"mcp_servers"`
+	Plugin         string        `json:"plugin,omitempty"`
+	PluginSource   string        `json:"plugin_source,omitempty"`
+	Commit         string        `json:"commit"`
+	PreviousCommit string        `json:"previous_commit"`
+	Enabled        bool          `json:"enabled"`
+	Status         Status        `json:"status"`
+	Hooks          []Hook        `json:"hooks"`
+	Skills         []Skill       `json:"skills"`
+	Commands       []Command     `json:"commands"`
+	Agents         []Agent       `json:"agents"`
+	OutputStyles   []OutputStyle `json:"output_styles"`
+	MCPServers     []MCPServer   `json:"mcp_servers"`
 	// PendingTools are the MCP tools withheld since they changed (or
 	// appeared) after the user trusted the extension, until reviewed.
 	PendingTools []PendingTool `json:"pending_tools"`
@@ -147,7 +148,8 @@ func (i Info) HasHooks() bool { return i.pkg != nil && needsTrust(i.pkg) }
 
 // Contents counts what the extension brings, for a card or a terminal
 // line: its hooks always (what trust is about), then its MCP servers,
-// skills, commands and agents when it has any ("3 hooks", "6 skills").
+// skills, commands, agents and output styles when it has any ("3 hooks",
+// "6 skills").
 func (i Info) Contents() []string {
 	return append([]string{counted(len(i.Hooks), "hook")}, i.counts(false, true)...)
 }
@@ -164,7 +166,7 @@ func (i Info) counts(hooks, mcp bool) []string {
 		what string
 		show bool
 	}{{len(i.Hooks), "hook", hooks}, {len(i.MCPServers), "MCP server", mcp}, {len(i.LSPServers), "LSP server", mcp}, {len(i.Skills), "skill", true},
-		{len(i.Commands), "command", true}, {len(i.Agents), "agent", true}} {
+		{len(i.Commands), "command", true}, {len(i.Agents), "agent", true}, {len(i.OutputStyles), "output style", true}} {
 		if c.show && c.n > 0 {
 			out = append(out, counted(c.n, c.what))
 		}
@@ -203,7 +205,7 @@ func (m *Manager) load(ctx context.Context, e storage.Extension, withRuns bool) 
 		Plugin: e.Plugin, PluginSource: pluginSourceText(e.PluginSource),
 		PreviousCommit: e.PreviousCommit, Enabled: e.Enabled, LastError: e.LastError, ReviewReason: e.ReviewReason,
 		InstalledAt: e.InstalledAt, UpdatedAt: e.UpdatedAt, Dir: dir, DataDir: m.store.dataDir(e.ID),
-		Hooks: []Hook{}, Skills: []Skill{}, Commands: []Command{}, Agents: []Agent{}, MCPServers: []MCPServer{}, PendingTools: []PendingTool{}, LSPServers: []LSPServer{}, Diagnostics: []string{}}
+		Hooks: []Hook{}, Skills: []Skill{}, Commands: []Command{}, Agents: []Agent{}, OutputStyles: []OutputStyle{}, MCPServers: []MCPServer{}, PendingTools: []PendingTool{}, LSPServers: []LSPServer{}, Diagnostics: []string{}}
 	pkg, hash, err := m.version(ctx, e.ID, e.ActiveCommit)
 	if err == nil {
 		if _, statErr := os.Stat(dir); statErr != nil {
@@ -249,6 +251,7 @@ func (i *Info) fill(pkg *manifest.Package) {
 	}
 	i.Commands = append(i.Commands, commandsOf(pkg)...)
 	i.Agents = append(i.Agents, agentsOf(pkg)...)
+	i.OutputStyles = append(i.OutputStyles, stylesOf(pkg)...)
 	for _, s := range pkg.MCPServers {
 		i.MCPServers = append(i.MCPServers, mcpServerInfo(s))
 	}

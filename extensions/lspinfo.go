@@ -1,6 +1,7 @@
 package extensions
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/agentdesk/agentdesk/agent/safetext"
@@ -29,8 +30,12 @@ type LSPServer struct {
 	Inactive        string   `json:"inactive,omitempty"`
 	State           string   `json:"state"`
 	Restarts        int      `json:"restarts,omitempty"`
-	Error           string   `json:"error,omitempty"`
-	Stderr          string   `json:"stderr,omitempty"`
+	Pid             int      `json:"pid,omitempty"`
+	// Busy is the work a ready server reports under way ("Loading
+	// packages"): it is indexing.
+	Busy   string `json:"busy,omitempty"`
+	Error  string `json:"error,omitempty"`
+	Stderr string `json:"stderr,omitempty"`
 }
 
 func lspServerInfo(s manifest.LSPServer) LSPServer {
@@ -71,6 +76,19 @@ func (s LSPServer) StateText() string {
 		return "will not start: " + s.Inactive
 	case LSPNotStarted, "":
 		return "not started (starts with the first covered file)"
+	case MCPReady:
+		text := "ready"
+		if s.Pid > 0 {
+			text += fmt.Sprintf(" (pid %d)", s.Pid)
+		}
+		if s.Busy != "" {
+			text += ", indexing: " + s.Busy
+		}
+		return text
+	case MCPFailed:
+		if s.Error != "" {
+			return "failed: " + s.Error
+		}
 	}
 	return strings.ReplaceAll(s.State, "_", " ")
 }
@@ -94,7 +112,7 @@ func safeLSPServers(servers []LSPServer) []LSPServer {
 		sv.Argv, sv.Extensions = mapStrings(sv.Argv, safetext.Visible), mapStrings(sv.Extensions, safetext.Visible)
 		sv.Env, sv.UserEnv = mapStrings(sv.Env, safetext.Visible), mapStrings(sv.UserEnv, safetext.Visible)
 		sv.WorkspaceFolder = safetext.Visible(sv.WorkspaceFolder)
-		sv.Transport, sv.State = safetext.Strip(sv.Transport), safetext.Strip(sv.State)
+		sv.Transport, sv.State, sv.Busy = safetext.Strip(sv.Transport), safetext.Strip(sv.State), safetext.Strip(sv.Busy)
 		out[k] = sv
 	}
 	return out

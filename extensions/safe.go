@@ -30,6 +30,7 @@ func (i Info) ForDisplay() Info {
 	i.Skills = skills
 	i.Commands = safeCommands(i.Commands)
 	i.Agents = safeAgents(i.Agents)
+	i.OutputStyles = safeStyles(i.OutputStyles)
 	i.MCPServers = safeServers(i.MCPServers)
 	i.PendingTools = safePending(i.PendingTools)
 	i.LSPServers = safeLSPServers(i.LSPServers)
@@ -56,6 +57,7 @@ func (t Trust) ForDisplay() Trust {
 	t.Hooks, t.NotRun = safeHooks(t.Hooks), safeHooks(t.NotRun)
 	t.Commands = safeCommands(t.Commands)
 	t.Agents = safeAgents(t.Agents)
+	t.OutputStyles = safeStyles(t.OutputStyles)
 	t.MCPServers, t.NotRunServers = safeServers(t.MCPServers), safeServers(t.NotRunServers)
 	t.LSPServers, t.NotRunLSP = safeLSPServers(t.LSPServers), safeLSPServers(t.NotRunLSP)
 	return t

@@ -40,6 +40,9 @@ type Trust struct {
 	// Agents are its subagents: shown; the model may delegate to them,
 	// and their calls are approved like any other.
 	Agents []Agent
+	// OutputStyles are its output styles: shown; one reaches the system
+	// prompt only when the user chooses it.
+	OutputStyles []OutputStyle
 	// MCPServers are the MCP servers that start once it is enabled (with
 	// the first prompt, never now); NotRunServers those that cannot.
 	MCPServers, NotRunServers []MCPServer
@@ -68,7 +71,7 @@ func (m *Manager) TrustPrompt(ctx context.Context, id string) (Trust, error) {
 	}
 	t := Trust{ID: id, Name: displayName(pkg.Manifest), Hash: hash, Reason: e.ReviewReason, Warning: TrustWarning,
 		PluginRoot: m.store.versionDir(id, e.ActiveCommit), PluginData: m.store.dataDir(id), Commands: commandsOf(pkg),
-		Agents: agentsOf(pkg)}
+		Agents: agentsOf(pkg), OutputStyles: stylesOf(pkg)}
 	def := LoadHookSettings(ctx, m.db).DefaultTimeout
 	for _, h := range pkg.Hooks {
 		v := Hook{Event: h.Event, Matcher: h.Matcher, If: h.If, Argv: h.Argv, TimeoutS: h.Timeout, Key: h.Key(), Inactive: h.Inactive}

@@ -31,6 +31,8 @@ targeted=(
 	"./agent/childproc/ ^BenchmarkSandboxStart$ 200x"
 	"./extensions/ ^BenchmarkInstallMarketplaceProcess$ 3x"
 	"./extensions/dispatch/ ^BenchmarkMarketplaceTurn$ 200x"
+	"./extensions/servers/ ^BenchmarkLSPToolOverhead$ 200x"
+	"./extensions/servers/ ^BenchmarkLSPDiagnosticsWait$ 40x"
 )
 
 gotest() {
@@ -129,6 +131,11 @@ summary() {
 	b=BenchmarkMarketplaceTurn/20-tool-calls
 	row "20 tool calls, 91 hook-free plugins" "$(metric $b 91-plugins-median-ms) ms" "none $(metric $b none-median-ms) ms" \
 		"$(metric $b ratio)x (<= 1.3)"
+	b=BenchmarkLSPToolOverhead
+	row "lsp goToDefinition, warm gopls" "$(metric $b host-ms) ms" "gopls alone $(metric $b server-ms) ms" \
+		"+$(metric $b overhead-ms) ms (<= 2 ms)"
+	b=BenchmarkLSPDiagnosticsWait
+	row "edit's diagnostics, warm gopls" "median $(metric $b median-ms) ms" "-" "max $(metric $b max-ms) ms (<= 3000 ms)"
 	b=BenchmarkSlowPromptHooks
 	row "UserPromptSubmit, 5 x 100 ms hooks" "$(metric $b five-median-ms) ms" "1 hook $(metric $b one-median-ms) ms" \
 		"$(metric $b ratio)x (~1; serial = 5)"

@@ -69,8 +69,9 @@ func TestSlashCompletionKeyboardAndMouse(t *testing.T) {
 		return slices.ContainsFunc(lines, func(l string) bool { return strings.HasPrefix(l, "/review") })
 	})
 	lines, selected := rows(comp)
-	want := []string{"/compact", "/ralph [--rounds N] TASK — ", "/new — ", "/help — ", "/rebase  (Probe)",
+	want := []string{"/compact", "/ralph [--rounds N] TASK — ", "/new — ", "/output-style [NAME] — ", "/help — ", "/rebase  (Probe)",
 		"/review [pr] — Review a pull request  (Probe)", "/probe:rebase  (Probe)", "/probe:review [pr] — Review a pull request  (Probe)"}
+	want = want[:maxCompletionRows] // the rest is reached by moving the selection
 	if len(lines) != len(want) || selected != lines[0] {
 		t.Fatalf("rows %q (selected %q), want %d rows, host commands first", lines, selected, len(want))
 	}

@@ -73,6 +73,9 @@ func (p *extensionsPane) card(info extensions.Info) fyne.CanvasObject {
 	if servers := p.mcpSection(info, st); servers != nil {
 		body.Add(servers)
 	}
+	if servers := p.lspSection(info, st); servers != nil {
+		body.Add(servers)
+	}
 	body.Add(p.actions(info, st))
 	body.Add(p.details(info, st))
 	return &widget.Card{Title: info.Name, Subtitle: subtitle, Content: body}
@@ -233,6 +236,7 @@ func (p *extensionsPane) detailBody(info extensions.Info) fyne.CanvasObject {
 	section("Skills", p.skillLines(info))
 	section("Slash commands", p.commandLines(info))
 	section("Agents", agentLines(info.Agents))
+	section("Output styles (Preferences → Providers, or /output-style)", styleLines(info.ID, info.OutputStyles))
 	section("Diagnostics", info.Diagnostics)
 	section("Recent hook runs", runLines(info.RecentRuns))
 	box.Add(newSecondaryLabel("Folder: "+info.Dir+"\nData: "+info.DataDir, fyne.TextWrapBreak))
@@ -378,6 +382,9 @@ func (p *extensionsPane) showTrust(t extensions.Trust) {
 	}
 	if len(t.Agents) > 0 {
 		section("Agents it adds (the model may hand them tasks; their edits and commands ask you as usual)", agentLines(t.Agents))
+	}
+	if len(t.OutputStyles) > 0 {
+		section("Output styles it adds (one joins the system prompt only when you choose it)", styleLines(t.ID, t.OutputStyles))
 	}
 	content.Add(newSecondaryLabel("${CLAUDE_PLUGIN_ROOT} is "+t.PluginRoot+"\n${CLAUDE_PLUGIN_DATA} is "+t.PluginData+
 		"\nHooks and MCP servers run without a shell, with a minimal environment and no API keys: hooks in the project folder, servers in the extension's folder.",

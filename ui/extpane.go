@@ -110,23 +110,41 @@ func (p *extensionsPane) shown() {
 // into one reload of the cards.
 const mcpSettle = 150 * time.Millisecond
 
-// watchMCP keeps the cards current while MCP servers start, become ready,
-// fail or stop (a prompt in the main window starts them), from the first
-// time the pane is shown until the app closes.
+// watchMCP keeps the cards current while MCP and language servers
+// start, become ready, fail or stop (a prompt in the main window starts
+// them), from the first time the pane is shown until the app closes.
 func (p *extensionsPane) watchMCP() {
 	if p.watching {
 		return
 	}
 	p.watching = true
-	if p.u.d.Running == nil || p.u.d.Running.MCP() == nil {
+	if p.u.d.Running == nil {
 		return // nothing runs servers here
 	}
-	ctx, host := p.u.ctx, p.u.d.Running.MCP()
-	changed := host.Changed()
+	var hosts []interface{ Changed() <-chan struct{} }
+	if h := p.u.d.Running.MCP(); h != nil {
+		hosts = append(hosts, h)
+	}
+	if h := p.u.d.Running.LSP(); h != nil {
+		hosts = append(hosts, h)
+	}
+	if len(hosts) == 0 {
+		return
+	}
+	ctx := p.u.ctx
+	chans := func() (a, b <-chan struct{}) { // a nil channel never fires
+		a = hosts[0].Changed()
+		if len(hosts) > 1 {
+			b = hosts[1].Changed()
+		}
+		return a, b
+	}
+	mcpCh, lspCh := chans()
 	p.u.goWork(func() {
 		for {
 			select {
-			case <-changed:
+			case <-mcpCh:
+			case <-lspCh:
 			case <-ctx.Done():
 				return
 			}
@@ -135,7 +153,7 @@ func (p *extensionsPane) watchMCP() {
 			case <-ctx.Done():
 				return
 			}
-			changed = host.Changed() // before the reload reads, so no change falls between
+			mcpCh, lspCh = chans() // before the reload reads, so no change falls between
 			p.u.d.Do(p.reload)
 		}
 	})

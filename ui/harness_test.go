@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"github.com/agentdesk/agentdesk/agent"
+	"github.com/agentdesk/agentdesk/agent/lifecycle"
 	"github.com/agentdesk/agentdesk/agent/llm"
 	"github.com/agentdesk/agentdesk/extensions"
 	"github.com/agentdesk/agentdesk/extensions/dispatch"
@@ -106,6 +107,8 @@ type harnessOptions struct {
 	mcp         servers.MCPConfig // the MCP host's (remote servers' client, sign-in browser)
 	policy      agent.Policy
 	window      func(context.Context) agent.Window // Deps.ContextWindow
+	codeIntel   lifecycle.CodeIntel                // language servers; nil: none
+	styles      lifecycle.StyleSource              // nil: the dispatcher's
 }
 
 func newHarness(t *testing.T, opts harnessOptions) *harness {
@@ -145,8 +148,13 @@ func newHarness(t *testing.T, opts harnessOptions) *harness {
 			return nil, llm.Config{}, context.DeadlineExceeded
 		}
 	}
-	h.agent = agent.New(agent.Config{DB: db, Provider: provider, Lifecycle: h.disp, Skills: h.disp, Commands: h.disp, Agents: h.disp,
-		Approver: h.approvals, Attention: h.attention, Policy: func() agent.Policy { return policy }, HomeDir: filepath.Join(home, "home")})
+	var styles lifecycle.StyleSource = h.disp
+	if opts.styles != nil {
+		styles = opts.styles
+	}
+	h.agent = agent.New(agent.Config{DB: db, Provider: provider, Lifecycle: h.disp, Skills: h.disp, Commands: h.disp, Agents: h.disp, Styles: styles,
+		Approver: h.approvals, Attention: h.attention, Policy: func() agent.Policy { return policy }, HomeDir: filepath.Join(home, "home"),
+		CodeIntel: opts.codeIntel})
 	h.project = filepath.Join(home, "project")
 	os.MkdirAll(h.project, 0o755)
 	t.Cleanup(h.close)

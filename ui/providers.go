@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/agentdesk/agentdesk/agent"
+	"github.com/agentdesk/agentdesk/agent/lifecycle"
 	"github.com/agentdesk/agentdesk/agent/llm"
 	"github.com/agentdesk/agentdesk/agent/safetext"
 )
@@ -38,6 +39,7 @@ type providersPane struct {
 	answer  *widget.Entry // max tokens of one answer
 	rounds  *widget.Entry
 	aliases map[string]*widget.Entry // models for subagents: sonnet, opus, haiku
+	style   *styleChoice
 	status  *widget.Label
 	loading bool
 }
@@ -60,6 +62,7 @@ func (p *providersPane) buildUI() fyne.CanvasObject {
 	p.think = &widget.Entry{PlaceHolder: "0"}
 	p.answer = &widget.Entry{PlaceHolder: fmt.Sprintf("empty: ds4-server's room, else %d or a quarter of a smaller window", llm.DefaultMaxTokens)}
 	p.rounds = &widget.Entry{PlaceHolder: fmt.Sprint(agent.DefaultRalphRounds)}
+	p.style = newStyleChoice()
 	p.status = &widget.Label{Wrapping: fyne.TextWrapWord}
 	p.keyItem = &widget.FormItem{Text: "API key", Widget: p.apiKey, HintText: "kept in the system keyring, or else in a file only you can read"}
 	form := &widget.Form{Items: []*widget.FormItem{
@@ -73,6 +76,7 @@ func (p *providersPane) buildUI() fyne.CanvasObject {
 		{Text: "Thinking budget", Widget: p.think, HintText: fmt.Sprintf("Anthropic: tokens the model may think before answering (0 = off, else at least %d); other servers think on their own", llm.MinThinkingBudget)},
 		{Text: "Answer tokens", Widget: p.answer, HintText: "max_tokens of one answer; a longer answer is marked truncated with Continue"},
 		{Text: "Ralph rounds", Widget: p.rounds, HintText: fmt.Sprintf("default for /ralph (1–%d)", agent.MaxRalphRounds)},
+		{Text: "Output style", Widget: p.style.widget(), HintText: "how the model answers, from the next turn; enabled extensions add styles (output-styles/), and /output-style in a chat chooses too"},
 	}}
 	p.aliases = map[string]*widget.Entry{}
 	for i, alias := range agent.SubagentAliases {
@@ -93,13 +97,15 @@ func (p *providersPane) buildUI() fyne.CanvasObject {
 }
 
 func (p *providersPane) shown() {
+	project := p.u.chat.project.Path // the styles offered are the open project's session's
 	background(p.u, func(ctx context.Context) (providerState, error) {
 		ps, _, err := p.u.d.Agent.Settings().Provider(ctx)
 		aliases := map[string]string{}
 		for _, alias := range agent.SubagentAliases {
 			aliases[alias] = p.u.d.Agent.Settings().SubagentModel(ctx, alias)
 		}
-		return providerState{ps, p.u.d.Agent.Settings().RalphRounds(ctx), p.u.d.Agent.Settings().SecretsWhere(), aliases}, err
+		return providerState{ps, p.u.d.Agent.Settings().RalphRounds(ctx), p.u.d.Agent.Settings().SecretsWhere(), aliases,
+			p.u.d.Agent.OutputStyles(ctx, project), p.u.d.Agent.Settings().OutputStyle(ctx)}, err
 	}, func(s providerState, err error) {
 		if err != nil {
 			p.status.SetText(err.Error())
@@ -113,6 +119,7 @@ func (p *providersPane) shown() {
 		for alias, model := range s.aliases {
 			p.aliases[alias].SetText(model)
 		}
+		p.style.fill(s.styles, s.style)
 	})
 }
 
@@ -121,6 +128,8 @@ type providerState struct {
 	rounds   int
 	keysAt   string            // where API keys are kept
 	aliases  map[string]string // subagent model aliases
+	styles   []lifecycle.OutputStyle
+	style    string // the chosen output style's name; "" is Default
 }
 
 func (p *providersPane) fill(s agent.ProviderSettings) {
@@ -205,8 +214,12 @@ func (p *providersPane) onSave() {
 	for alias, entry := range p.aliases {
 		aliases[alias] = strings.TrimSpace(entry.Text)
 	}
+	style := p.style.chosen()
 	background(p.u, func(ctx context.Context) (struct{}, error) {
 		if err := p.u.d.Agent.Settings().SaveProvider(ctx, s); err != nil {
+			return struct{}{}, err
+		}
+		if err := p.u.d.Agent.Settings().SaveOutputStyle(ctx, style); err != nil {
 			return struct{}{}, err
 		}
 		for alias, entry := range aliases {

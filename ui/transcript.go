@@ -14,6 +14,7 @@ import (
 	"github.com/agentdesk/agentdesk/agent"
 	"github.com/agentdesk/agentdesk/agent/llm"
 	"github.com/agentdesk/agentdesk/agent/safetext"
+	"github.com/agentdesk/agentdesk/extensions/lsp"
 	"github.com/agentdesk/agentdesk/ui/markdown"
 )
 
@@ -496,8 +497,41 @@ func (t *transcriptView) renderTool(id widget.ListItemID, it *item) fyne.CanvasO
 			text = text[:maxShownToolText] + fmt.Sprintf("\n[… %d more bytes not shown …]", len(p.Text)-maxShownToolText)
 		}
 		box.Add(t.expander(id, it, i, icon, label, text))
+		if row := diagnosticsRow(p.Text); row != nil {
+			box.Add(row)
+		}
 	}
 	return box
+}
+
+func countText(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
+
+// diagnosticsRow is the line under a write's tool row that says what the
+// language server found in the change, the first problem named; nil when
+// it found nothing.
+func diagnosticsRow(result string) fyne.CanvasObject {
+	server, errs, warns, first, ok := lsp.Summary(result)
+	if !ok {
+		return nil
+	}
+	var counts []string
+	if errs > 0 {
+		counts = append(counts, countText(errs, "error"))
+	}
+	if warns > 0 {
+		counts = append(counts, countText(warns, "warning"))
+	}
+	importance := widget.WarningImportance
+	if errs > 0 {
+		importance = widget.DangerImportance
+	}
+	text := safetext.Strip(fmt.Sprintf("%s from %s: %s", strings.Join(counts, ", "), server, first))
+	return &widget.Label{Text: "⚠ " + firstLine(text, 160), Importance: importance, Truncation: fyne.TextTruncateEllipsis}
 }
 
 func (t *transcriptView) renderLive(id widget.ListItemID, it *item) fyne.CanvasObject {

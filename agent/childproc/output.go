@@ -3,6 +3,7 @@ package childproc
 import (
 	"fmt"
 	"strings"
+	"sync"
 )
 
 // HeadTail is an io.Writer that keeps the first and the last limit bytes
@@ -91,4 +92,27 @@ func (h *Head) Bytes() []byte {
 // Len is the number of bytes written in all.
 func (h *Head) Len() int64 {
 	return h.total
+}
+
+// SyncHeadTail is a HeadTail that a child's output copier writes while
+// others read it (a server's stderr, shown on its card).
+type SyncHeadTail struct {
+	mu sync.Mutex
+	h  *HeadTail
+}
+
+// NewSyncHeadTail keeps limit bytes of each end.
+func NewSyncHeadTail(limit int) *SyncHeadTail { return &SyncHeadTail{h: NewHeadTail(limit)} }
+
+func (s *SyncHeadTail) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.h.Write(p)
+}
+
+// String is the kept output, as HeadTail's.
+func (s *SyncHeadTail) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.h.String()
 }

@@ -21,6 +21,7 @@ var claudeTools = map[string]string{
 	"grep":        "Grep",
 	"list_dir":    "LS",
 	"task":        "Task", // the agent loop's delegation tool; newer Claude Code calls it Agent
+	"lsp":         "LSP",
 }
 
 // ClaudeName is Claude Code's name for one of AgentDesk's tools, or ""

@@ -14,6 +14,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -287,4 +288,34 @@ func pathProblem(verb, shown string, err error) error {
 		err = pe.Err
 	}
 	return fmt.Errorf("cannot %s %s: %w", verb, shown, err)
+}
+
+// ProjectFile reads a file inside the project (p relative to it, or
+// absolute inside it) through the project's os.Root, as the file tools
+// do: its absolute path and its text, at most MaxEditBytes. ok is false
+// for a path outside the project, a folder, or a file that cannot be
+// read. Language servers get the files the agent reads and writes
+// through it.
+func (s *Set) ProjectFile(p string) (abs, text string, ok bool) {
+	loc, err := s.roots.resolve(p, forRead)
+	if err != nil {
+		return "", "", false
+	}
+	defer loc.release()
+	if loc.root != s.roots.project {
+		return "", "", false
+	}
+	f, err := loc.root.Open(loc.name)
+	if err != nil {
+		return "", "", false
+	}
+	defer f.Close()
+	if info, err := f.Stat(); err != nil || !info.Mode().IsRegular() || info.Size() > MaxEditBytes {
+		return "", "", false
+	}
+	data, err := io.ReadAll(io.LimitReader(f, MaxEditBytes))
+	if err != nil {
+		return "", "", false
+	}
+	return filepath.Join(s.roots.projectDir, loc.name), string(data), true
 }

@@ -58,6 +58,7 @@ type Registry interface {
 type Dispatcher struct {
 	reg            Registry
 	mcp            *servers.MCP
+	lsp            *servers.LSP
 	linger         *childproc.Linger // what successful hooks left running, by extension
 	hookPATH       func() string
 	defaultTimeout func() time.Duration
@@ -76,13 +77,16 @@ type Config struct {
 	// MCP hosts the extensions' MCP servers; nil → one over the same
 	// registry with the hooks' PATH and environment and default bounds.
 	MCP *servers.MCP
+	// LSP hosts the extensions' language servers; nil → one over the
+	// same registry with the hooks' PATH and environment.
+	LSP *servers.LSP
 }
 
 // New returns the dispatcher for reg's extensions. Disabling, updating
 // or uninstalling an extension stops its running hooks, what they left
 // running and its MCP servers.
 func New(reg Registry, cfg Config) *Dispatcher {
-	d := &Dispatcher{reg: reg, mcp: cfg.MCP, linger: childproc.NewLinger(), hookPATH: cfg.HookPATH, defaultTimeout: cfg.DefaultTimeout,
+	d := &Dispatcher{reg: reg, mcp: cfg.MCP, lsp: cfg.LSP, linger: childproc.NewLinger(), hookPATH: cfg.HookPATH, defaultTimeout: cfg.DefaultTimeout,
 		environ: cfg.Environ, running: map[string]map[*context.CancelFunc]struct{}{}, announced: map[string]string{}}
 	if d.hookPATH == nil {
 		d.hookPATH = func() string { return os.Getenv("PATH") }
@@ -98,6 +102,11 @@ func New(reg Registry, cfg Config) *Dispatcher {
 			d.mcp = servers.NewMCP(mreg, servers.MCPConfig{PATH: d.hookPATH, Environ: d.environ})
 		}
 	}
+	if d.lsp == nil {
+		if hreg, ok := reg.(servers.Hosted); ok {
+			d.lsp = servers.NewLSP(hreg, servers.LSPConfig{PATH: d.hookPATH, Environ: d.environ})
+		}
+	}
 	reg.OnRemove(d.stop)
 	return d
 }
@@ -106,6 +115,7 @@ var (
 	_ lifecycle.Lifecycle  = (*Dispatcher)(nil)
 	_ lifecycle.ToolSource = (*Dispatcher)(nil)
 	_ lifecycle.TurnScope  = (*Dispatcher)(nil)
+	_ lifecycle.CodeIntel  = (*Dispatcher)(nil)
 )
 
 // Tools implements lifecycle.ToolSource: the MCP host's tools for the
@@ -116,6 +126,38 @@ func (d *Dispatcher) Tools(ctx context.Context, ev lifecycle.ToolsEvent) lifecyc
 	}
 	return d.mcp.Tools(ctx, ev)
 }
+
+// Covers implements lifecycle.CodeIntel through the LSP host.
+func (d *Dispatcher) Covers(ctx context.Context, projectDir string) bool {
+	return d.lsp != nil && d.lsp.Covers(ctx, projectDir)
+}
+
+// FileRead implements lifecycle.CodeIntel through the LSP host.
+func (d *Dispatcher) FileRead(ctx context.Context, projectDir, path, text string) {
+	if d.lsp != nil {
+		d.lsp.FileRead(ctx, projectDir, path, text)
+	}
+}
+
+// FileWritten implements lifecycle.CodeIntel through the LSP host.
+func (d *Dispatcher) FileWritten(ctx context.Context, projectDir, path, text string) string {
+	if d.lsp == nil {
+		return ""
+	}
+	return d.lsp.FileWritten(ctx, projectDir, path, text)
+}
+
+// Query implements lifecycle.CodeIntel through the LSP host.
+func (d *Dispatcher) Query(ctx context.Context, projectDir string, q lifecycle.CodeQuery) lifecycle.ToolResult {
+	if d.lsp == nil {
+		return lifecycle.ToolResult{Text: "no language server host", IsError: true}
+	}
+	return d.lsp.Query(ctx, projectDir, q)
+}
+
+// LSP is the language server host (the cards' Restart and live state);
+// nil when it has none.
+func (d *Dispatcher) LSP() *servers.LSP { return d.lsp }
 
 // MCP is the server host the dispatcher uses (the cards' Restart, Sign
 // in and live state); nil when it has none.
@@ -129,14 +171,22 @@ func (d *Dispatcher) AddState(info *extensions.Info) {
 	if d.mcp != nil {
 		d.mcp.AddState(info)
 	}
+	if d.lsp != nil {
+		d.lsp.AddState(info)
+	}
 }
 
 // Close ends every MCP server and whatever hooks left running; the app
 // calls it as it quits.
 func (d *Dispatcher) Close() {
+	var wg sync.WaitGroup // language servers take seconds to shut down: all at once
 	if d.mcp != nil {
-		d.mcp.Close()
+		wg.Go(d.mcp.Close)
 	}
+	if d.lsp != nil {
+		wg.Go(d.lsp.Close)
+	}
+	wg.Wait()
 	d.linger.StopAll()
 }
 
@@ -531,6 +581,9 @@ func (d *Dispatcher) stop(id string) {
 	}
 	if d.mcp != nil {
 		d.mcp.Stop(id)
+	}
+	if d.lsp != nil {
+		d.lsp.Stop(id)
 	}
 	d.linger.StopOwned(id)
 }

@@ -3,8 +3,10 @@ package lsp
 import (
 	"context"
 	"encoding/json"
+	"hash/fnv"
 	"net/url"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -58,15 +60,18 @@ type Client struct {
 	settings json.RawMessage
 
 	mu       sync.Mutex
-	versions map[string]int // open documents by URI
+	versions map[string]int    // open documents by URI
+	sums     map[string]uint64 // the hash of the text each was last sent with
 	diags    map[string]published
-	changed  chan struct{} // closed and replaced on every publish
+	changed  chan struct{}     // closed and replaced on every publish
+	progress map[string]string // work under way ($/progress begun, not ended) by token: its title
 }
 
 // NewClient is a client over a server's stdout (r) and stdin (w);
 // settings answer workspace/configuration.
 func NewClient(r interface{ Read([]byte) (int, error) }, w interface{ Write([]byte) (int, error) }, settings json.RawMessage) *Client {
-	c := &Client{settings: settings, versions: map[string]int{}, diags: map[string]published{}, changed: make(chan struct{})}
+	c := &Client{settings: settings, versions: map[string]int{}, sums: map[string]uint64{}, diags: map[string]published{},
+		changed: make(chan struct{}), progress: map[string]string{}}
 	c.conn = NewConn(r, w, c.handle)
 	return c
 }
@@ -106,6 +111,9 @@ func (c *Client) handle(method string, params json.RawMessage) (any, error) {
 			out[i] = settingsSection(c.settings, it.Section)
 		}
 		return out, nil
+	case "$/progress":
+		c.noteProgress(params)
+		return nil, nil
 	case "window/workDoneProgress/create", "client/registerCapability", "client/unregisterCapability":
 		return nil, nil
 	case "workspace/workspaceFolders":
@@ -117,6 +125,52 @@ func (c *Client) handle(method string, params json.RawMessage) (any, error) {
 		return nil, nil // notifications the client does not act on
 	}
 	return nil, &RPCError{Code: -32601, Message: "method not found: " + method}
+}
+
+// noteProgress keeps the work a server reports under way ($/progress
+// begin … end), so the status bar can say it is indexing.
+func (c *Client) noteProgress(params json.RawMessage) {
+	var p struct {
+		Token json.RawMessage `json:"token"`
+		Value struct {
+			Kind    string `json:"kind"`
+			Title   string `json:"title"`
+			Message string `json:"message"`
+		} `json:"value"`
+	}
+	if json.Unmarshal(params, &p) != nil {
+		return
+	}
+	token := string(p.Token)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	switch p.Value.Kind {
+	case "begin":
+		c.progress[token] = strings.TrimSpace(p.Value.Title)
+	case "end":
+		delete(c.progress, token)
+	}
+}
+
+// Busy is the title of work the server reports under way ("Loading
+// packages…"), "" when it reports none.
+func (c *Client) Busy() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var titles []string
+	for _, t := range c.progress {
+		if t != "" {
+			titles = append(titles, t)
+		}
+	}
+	if len(titles) == 0 {
+		if len(c.progress) > 0 {
+			return "working"
+		}
+		return ""
+	}
+	slices.Sort(titles)
+	return titles[0]
 }
 
 // settingsSection is the part of settings a dotted section names (all of
@@ -190,6 +244,7 @@ func (c *Client) Sync(path, languageID, text string) (int, error) {
 	v, open := c.versions[uri]
 	v++
 	c.versions[uri] = v
+	c.sums[uri] = sumOf(text)
 	c.mu.Unlock()
 	if !open {
 		return v, c.conn.Notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{
@@ -198,6 +253,22 @@ func (c *Client) Sync(path, languageID, text string) (int, error) {
 	return v, c.conn.Notify("textDocument/didChange", map[string]any{
 		"textDocument":   map[string]any{"uri": uri, "version": v},
 		"contentChanges": []map[string]any{{"text": text}}})
+}
+
+// Current reports whether the document at path is open with text, so a
+// read of an unchanged file sends nothing.
+func (c *Client) Current(path, text string) bool {
+	uri := URI(path)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	_, open := c.versions[uri]
+	return open && c.sums[uri] == sumOf(text)
+}
+
+func sumOf(text string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(text))
+	return h.Sum64()
 }
 
 // Save sends didSave for an open document.
@@ -210,6 +281,7 @@ func (c *Client) CloseDoc(path string) error {
 	uri := URI(path)
 	c.mu.Lock()
 	delete(c.versions, uri)
+	delete(c.sums, uri)
 	c.mu.Unlock()
 	return c.conn.Notify("textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": uri}})
 }
@@ -225,8 +297,15 @@ func (c *Client) Diagnostics(path string) []WireDiagnostic {
 // is text, with positions converted to the model's 1-based ones and the
 // path shown relative to root.
 func (c *Client) DiagnosticsIn(root, path, text string) []Diagnostic {
+	return Convert(root, path, text, c.Diagnostics(path))
+}
+
+// Convert is diagnostics published for path, whose text is text, with
+// positions converted to the model's 1-based ones and the path shown
+// relative to root.
+func Convert(root, path, text string, ds []WireDiagnostic) []Diagnostic {
 	var out []Diagnostic
-	for _, d := range c.Diagnostics(path) {
+	for _, d := range ds {
 		line, col := FromLSP(text, d.Range.Start)
 		out = append(out, Diagnostic{Path: Rel(root, path), Line: line, Col: col, Severity: d.Severity, Message: d.Message, Source: d.Source})
 	}

@@ -140,3 +140,41 @@ func FormatDiagnostics(ds []Diagnostic) string {
 	}
 	return strings.TrimSuffix(b.String(), "\n")
 }
+
+// DiagnosticsHeader starts the diagnostics a write's result gets:
+// "Diagnostics from gopls:" and one FormatDiagnostics line each.
+const DiagnosticsHeader = "Diagnostics from "
+
+// Summary reads the diagnostics block of a write's result back, for the
+// transcript's tool row: the server, how many errors and warnings, and
+// the first line. ok is false when the result has none.
+func Summary(result string) (server string, errors, warnings int, first string, ok bool) {
+	i := strings.Index(result, "\n"+DiagnosticsHeader)
+	if i < 0 {
+		if !strings.HasPrefix(result, DiagnosticsHeader) {
+			return "", 0, 0, "", false
+		}
+		i = -1
+	}
+	block := result[i+1+len(DiagnosticsHeader):]
+	head, rest, _ := strings.Cut(block, "\n")
+	server = strings.TrimSuffix(head, ":")
+	for _, line := range strings.Split(rest, "\n") {
+		_, after, found := strings.Cut(line, " ")
+		if !found {
+			break
+		}
+		switch {
+		case strings.HasPrefix(after, SeverityError.String()+" "):
+			errors++
+		case strings.HasPrefix(after, SeverityWarning.String()+" "):
+			warnings++
+		default:
+			continue
+		}
+		if first == "" {
+			first = line
+		}
+	}
+	return server, errors, warnings, first, errors+warnings > 0
+}

@@ -33,10 +33,10 @@ const (
 // SessionEnd and PreCompact hooks run; v4: slash commands read; v5:
 // PostToolUseFailure, PermissionRequest, Notification and
 // UserPromptExpansion hooks run, agents read, SubagentStop hooks and MCP
-// servers run). Stored packages validated under an older version are
-// validated again at start;
+// servers run; v6: output styles read). Stored packages validated under
+// an older version are validated again at start;
 // an enabled extension whose runnable hooks changed goes back to review.
-const RulesVersion = 5
+const RulesVersion = 6
 
 // NamePattern is the rule for an extension's name, which is also its id.
 var NamePattern = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`)
@@ -88,6 +88,9 @@ type Package struct {
 	// LSPServers are its language servers: .lsp.json first, then the
 	// manifest's "lspServers".
 	LSPServers []LSPServer `json:",omitempty"`
+	// OutputStyles are its output styles: output-styles/ first, then the
+	// manifest's "outputStyles" paths.
+	OutputStyles []OutputStyle `json:",omitempty"`
 }
 
 // Load validates the package extracted at root. Errors name the file and
@@ -142,6 +145,9 @@ func (l *loader) load(path string, fields map[string]json.RawMessage) error {
 		return err
 	}
 	if err := l.loadAgents(path, l.lenient("agents", fields)); err != nil {
+		return err
+	}
+	if err := l.loadOutputStyles(path, l.lenient("outputStyles", fields)); err != nil {
 		return err
 	}
 	if err := l.loadHooks(path, fields["hooks"]); err != nil {

@@ -3,9 +3,6 @@ package manifest
 import (
 	"encoding/json"
 	"fmt"
-	"io/fs"
-
-	"path/filepath"
 	"slices"
 	"strings"
 )
@@ -20,7 +17,6 @@ type notRun struct {
 }
 
 var notRunCapabilities = []notRun{
-	{"outputStyles", "output-styles", "output style", markdownFiles},
 	{"apps", "", "app", nil},
 }
 
@@ -92,24 +88,4 @@ func keys(m map[string]json.RawMessage) []string {
 		out = append(out, k)
 	}
 	return out
-}
-
-// markdownFiles names the .md files under a folder (commands/x.md is
-// /x), bounded like any walk of package files.
-func markdownFiles(r pkgRoot, rel string) []string {
-	real, _, err := r.resolve(rel)
-	if err != nil {
-		return nil
-	}
-	var names []string
-	filepath.WalkDir(real, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || len(names) >= 1000 {
-			return filepath.SkipDir
-		}
-		if !d.IsDir() && strings.HasSuffix(d.Name(), ".md") {
-			names = append(names, strings.TrimSuffix(d.Name(), ".md"))
-		}
-		return nil
-	})
-	return names
 }

@@ -23,7 +23,8 @@ const (
 // LoadProject reads the project at root as the extension "project": the
 // hooks of .claude/settings.json and .claude/settings.local.json,
 // .claude/commands/**/*.md (a subfolder names the command "sub:name"),
-// .claude/agents/*.md, .claude/skills/*/SKILL.md and .mcp.json. It uses
+// .claude/agents/*.md, .claude/skills/*/SKILL.md, .claude/output-styles/*.md
+// and .mcp.json. It uses
 // the loaders plugins use, with the project root as the package root and
 // ${CLAUDE_PROJECT_DIR} as its variable. Unlike a plugin, which the user
 // installs on purpose and whose author can fix it, a project is whatever
@@ -44,6 +45,7 @@ func LoadProject(root string) (*Package, error) {
 		l.loadMCPFile(defaultMCPFile)
 	}
 	l.loadProjectMarkdown()
+	l.loadProjectStyles()
 	if l.root.exists(projectSkillsDir) {
 		if err := l.loadSkillRoot(projectSkillsDir); err != nil {
 			l.note("%v", err)
@@ -58,7 +60,7 @@ func LoadProject(root string) (*Package, error) {
 // Declares reports whether p declares anything that runs or reaches the
 // model once trusted (instructions are not part of a Package).
 func (p *Package) Declares() bool {
-	return len(p.Hooks)+len(p.MCPServers)+len(p.Commands)+len(p.Agents)+len(p.Skills) > 0
+	return len(p.Hooks)+len(p.MCPServers)+len(p.Commands)+len(p.Agents)+len(p.Skills)+len(p.OutputStyles) > 0
 }
 
 // loadSettingsHooks reads the "hooks" of one settings file; a broken
@@ -124,6 +126,18 @@ func (l *loader) loadProjectMarkdown() {
 			seen[real] = true
 			l.addAgent(real, l.rel(f))
 		}
+	}
+}
+
+// loadProjectStyles reads .claude/output-styles; a file that resolves
+// outside the project is a diagnostic.
+func (l *loader) loadProjectStyles() {
+	files, err := l.collectMarkdown("outputStyles", projectStylesDir, nil)
+	if err == nil {
+		err = l.addOutputStyles(files)
+	}
+	if err != nil {
+		l.note("%v", err)
 	}
 }
 

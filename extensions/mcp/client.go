@@ -88,7 +88,7 @@ type Conn struct {
 	spec    Spec
 	session *mcp.ClientSession
 	proc    *childproc.Process
-	stderr  *lockedTail
+	stderr  *childproc.SyncHeadTail
 	stop    context.CancelFunc
 	done    chan struct{}
 	reaped  chan struct{} // a stdio server's process has been waited for
@@ -102,7 +102,7 @@ type Conn struct {
 // within ctx. A stdio server lives until Close (or until it exits); ctx
 // bounds only the start.
 func Connect(ctx context.Context, s Spec) (*Conn, error) {
-	c := &Conn{spec: s, done: make(chan struct{}), stderr: &lockedTail{t: childproc.NewHeadTail(MaxStderr)}}
+	c := &Conn{spec: s, done: make(chan struct{}), stderr: childproc.NewSyncHeadTail(MaxStderr)}
 	client := mcp.NewClient(&mcp.Implementation{Name: "agentdesk", Version: "1"}, &mcp.ClientOptions{
 		Capabilities: &mcp.ClientCapabilities{},
 		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) {
@@ -342,23 +342,4 @@ func (c *Conn) httpClient() (*http.Client, error) {
 	out.Transport = originTransport{base: rt, origin: o, headers: c.spec.Headers}
 	out.CheckRedirect = o.checkRedirect
 	return &out, nil
-}
-
-// lockedTail guards a HeadTail written by the child's stderr copier and
-// read by whoever shows it.
-type lockedTail struct {
-	mu sync.Mutex
-	t  *childproc.HeadTail
-}
-
-func (l *lockedTail) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.t.Write(p)
-}
-
-func (l *lockedTail) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.t.String()
 }

@@ -214,6 +214,7 @@ func (f Folder) Summary() string {
 	count(len(f.Pkg.MCPServers), "MCP server")
 	count(len(f.Pkg.Commands), "command")
 	count(len(f.Pkg.Agents), "agent")
+	count(len(f.Pkg.OutputStyles), "output style")
 	count(len(f.Pkg.Skills), "skill")
 	if len(f.Snapshot.Rules) > 0 {
 		parts = append(parts, "allow rules")

@@ -11,7 +11,7 @@ func TestAppSecretsNeverExpand(t *testing.T) {
 	})
 	for name, want := range map[string]bool{"AGENTDESK_API_KEY": false, "agentdesk_anything": false, "OPENAI_API_KEY": false,
 		"openai_api_key": false, "MY_TOKEN": true, "HOME": true, "": true} {
-		v, ok := h.lookupEnv(name)
+		v, ok := h.env.lookupEnv(name)
 		if ok != want || (ok && v != "value of "+name) || (!ok && v != "") {
 			t.Errorf("lookupEnv(%q) = %q, %v; want found %v", name, v, ok, want)
 		}

@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -20,7 +19,6 @@ import (
 	"github.com/agentdesk/agentdesk/agent/lifecycle"
 	"github.com/agentdesk/agentdesk/agent/safetext"
 	"github.com/agentdesk/agentdesk/extensions"
-	"github.com/agentdesk/agentdesk/extensions/hookrun"
 	"github.com/agentdesk/agentdesk/extensions/manifest"
 	"github.com/agentdesk/agentdesk/extensions/mcp"
 )
@@ -28,14 +26,7 @@ import (
 // Registry is what the MCP host reads and writes of the installed
 // extensions (*extensions.Manager implements it).
 type Registry interface {
-	Active(ctx context.Context) []extensions.Active
-	// StillActive reports whether id is still enabled and trusted at
-	// commit: another AgentDesk process (the CLI while the window is
-	// open) may have disabled, removed or updated it.
-	StillActive(ctx context.Context, id, commit string) bool
-	Lease(dir string) (release func())
-	// MarkForReview pauses an extension whose files changed on disk.
-	MarkForReview(ctx context.Context, id, reason string) error
+	Hosted
 	MCPCredentials(id, server string) *mcp.Credentials
 	KeepMCPCredentials(id, server string, c *mcp.Credentials)
 	ForgetMCPCredentials(id, server string) error
@@ -83,12 +74,11 @@ const relistTimeout = 10 * time.Second
 // MCP hosts the enabled extensions' MCP servers for the agent loop: it
 // implements lifecycle.ToolSource over a Supervisor of MCP connections.
 type MCP struct {
-	reg Registry
-	cfg MCPConfig
-	sup *Supervisor[*mcpConn]
-
-	wmu      sync.Mutex
-	watching map[string]string // extension id → the commit its servers run from, while watched
+	reg     Registry
+	cfg     MCPConfig
+	env     launchEnv
+	sup     *Supervisor[*mcpConn]
+	removal *removalWatch
 
 	cmu   sync.Mutex
 	calls map[string]map[*context.CancelCauseFunc]bool // extension id → its tool calls in flight
@@ -107,17 +97,10 @@ const cancelGrace = 100 * time.Millisecond
 // NewMCP returns the host of reg's MCP servers; nothing starts until the
 // first Tools call asks for a project's servers.
 func NewMCP(reg Registry, cfg MCPConfig) *MCP {
-	if cfg.PATH == nil {
-		cfg.PATH = func() string { return os.Getenv("PATH") }
-	}
-	if cfg.Environ == nil {
-		cfg.Environ = os.Environ
-	}
-	if cfg.LookupEnv == nil {
-		cfg.LookupEnv = os.LookupEnv
-	}
-	h := &MCP{reg: reg, cfg: cfg, watching: map[string]string{}, calls: map[string]map[*context.CancelCauseFunc]bool{}}
+	h := &MCP{reg: reg, cfg: cfg, env: newLaunchEnv(cfg.PATH, cfg.Environ, cfg.LookupEnv, cfg.AppSecrets),
+		calls: map[string]map[*context.CancelCauseFunc]bool{}}
 	h.sup = NewSupervisor[*mcpConn](Config{StartTimeout: h.startTimeout})
+	h.removal = newRemovalWatch(reg, h.sup.Has, h.Stop)
 	return h
 }
 
@@ -158,7 +141,7 @@ func (h *MCP) Tools(ctx context.Context, ev lifecycle.ToolsEvent) lifecycle.Tool
 			wanted = append(wanted, want{x, decl, e})
 		}
 		if len(x.Servers()) > 0 {
-			h.watch(x.ID, x.Commit)
+			h.removal.watch(x.ID, x.Commit)
 		}
 	}
 	if len(wanted) == 0 {
@@ -283,20 +266,10 @@ func (c *mcpConn) markStale() {
 
 // spec expands a server's declaration into what to start or reach.
 func (h *MCP) spec(x extensions.Active, decl manifest.MCPServer, project string, onToolsChanged func()) (mcp.Spec, error) {
-	if err := manifest.CheckStamps(x.Dir, x.Pkg.Stamps); err != nil {
-		// Paused as a tampered hook pauses it, so `ext list` and the card
-		// say it needs review rather than "enabled".
-		reason := fmt.Sprintf("a file of the extension changed on disk since you trusted it (%v); review it before it runs again", err)
-		if markErr := h.reg.MarkForReview(context.Background(), x.ID, reason); markErr != nil {
-			reason += "; it could not be paused: " + markErr.Error()
-		}
-		return mcp.Spec{}, errors.New(reason)
-	}
-	if err := hookrun.PrepareDataDir(x.Data); err != nil {
+	if err := checkFiles(h.reg, x); err != nil {
 		return mcp.Spec{}, err
 	}
-	launch := decl.Expand(manifest.MCPEnv{Vars: manifest.Vars{PluginRoot: x.Dir, PluginData: x.Data, ProjectDir: project, Options: x.OptionArgv},
-		Sensitive: x.SensitiveOptions(), LookupEnv: h.lookupEnv})
+	launch := h.env.expand(x, decl, project)
 	spec := mcp.Spec{Name: decl.Name, Type: decl.Type, URL: launch.URL, Headers: launch.Headers, HTTPClient: h.cfg.HTTPClient,
 		OnToolsChanged: onToolsChanged}
 	if decl.Type != manifest.MCPStdio {
@@ -309,13 +282,11 @@ func (h *MCP) spec(x extensions.Active, decl manifest.MCPServer, project string,
 		}
 		return spec, nil
 	}
-	path, err := hookrun.LookPath(launch.Argv[0], h.cfg.PATH())
+	path, env, err := h.env.stdio(x, launch, project, "MCP")
 	if err != nil {
-		return spec, fmt.Errorf("needs `%s`, which was not found on PATH: install it or set the PATH in Preferences → Advanced", launch.Argv[0])
+		return spec, err
 	}
-	env := hookrun.Environ(hookrun.EnvInput{Parent: h.cfg.Environ(), HookPATH: h.cfg.PATH(), PluginRoot: x.Dir, PluginData: x.Data,
-		ProjectDir: project, Event: "MCP", Options: x.OptionEnv})
-	spec.Path, spec.Argv, spec.Env, spec.Owner = path, launch.Argv, append(env, launch.Env...), x.ID
+	spec.Path, spec.Argv, spec.Env, spec.Owner = path, launch.Argv, env, x.ID
 	spec.Sandbox = childproc.Sandbox{Write: []string{x.Data}, Read: []string{x.Dir}}
 	spec.Dir = x.Dir
 	if launch.Cwd != "" {
@@ -555,48 +526,8 @@ func (h *MCP) Stop(id string) {
 	if h.cancelCalls(id) {
 		time.Sleep(cancelGrace)
 	}
-	h.wmu.Lock()
-	for owner := range h.watching {
-		if id == "" || owner == id {
-			delete(h.watching, owner)
-		}
-	}
-	h.wmu.Unlock()
+	h.removal.forget(id)
 	h.sup.Close(func(k Key) bool { return id == "" || k.Owner == id })
-}
-
-// watch polls the registry row of extension id while its servers run
-// from commit, and stops them once another process has disabled,
-// removed or updated it. One watcher per extension and commit.
-func (h *MCP) watch(id, commit string) {
-	h.wmu.Lock()
-	defer h.wmu.Unlock()
-	if h.watching[id] == commit {
-		return
-	}
-	h.watching[id] = commit
-	go h.watchRemoval(id, commit)
-}
-
-func (h *MCP) watchRemoval(id, commit string) {
-	tick := time.NewTicker(RemovalPoll)
-	defer tick.Stop()
-	for range tick.C {
-		h.wmu.Lock()
-		current := h.watching[id] == commit
-		if current && !h.sup.Has(id) {
-			delete(h.watching, id)
-			current = false
-		}
-		h.wmu.Unlock()
-		if !current { // stopped here, or a newer watcher took over
-			return
-		}
-		if !h.reg.StillActive(context.Background(), id, commit) {
-			h.Stop(id)
-			return
-		}
-	}
 }
 
 // Close ends every server; the app calls it as it quits.
@@ -608,33 +539,12 @@ func (h *MCP) Restart(id, server string) {
 	h.sup.Close(func(k Key) bool { return k.Owner == id && k.Name == server })
 }
 
-// appSecret reports whether name is a variable AgentDesk reads its own
-// secrets from.
-func (h *MCP) appSecret(name string) bool {
-	if extensions.AppSecretVar(name) {
-		return true
-	}
-	if h.cfg.AppSecrets == nil {
-		return false
-	}
-	return slices.ContainsFunc(h.cfg.AppSecrets(), func(s string) bool { return s != "" && strings.EqualFold(s, name) })
-}
-
-// lookupEnv reads the user's environment for a server's declared
-// variables, never AgentDesk's own secrets.
-func (h *MCP) lookupEnv(name string) (string, bool) {
-	if h.appSecret(name) {
-		return "", false
-	}
-	return h.cfg.LookupEnv(name)
-}
-
 // AddState fills in what each server of info is doing now, for the card,
 // and which of the variables it reads are AgentDesk's own secrets.
 func (h *MCP) AddState(info *extensions.Info) {
 	for i, s := range info.MCPServers {
 		for _, name := range s.UserEnv {
-			if h.appSecret(name) && !slices.Contains(s.Withheld, name) {
+			if h.env.appSecret(name) && !slices.Contains(s.Withheld, name) {
 				info.MCPServers[i].Withheld = append(info.MCPServers[i].Withheld, name)
 			}
 		}
@@ -698,8 +608,7 @@ func (h *MCP) SignIn(ctx context.Context, id, server string) error {
 	if err != nil {
 		return err
 	}
-	launch := decl.Expand(manifest.MCPEnv{Vars: manifest.Vars{PluginRoot: x.Dir, PluginData: x.Data, Options: x.OptionArgv},
-		Sensitive: x.SensitiveOptions(), LookupEnv: h.lookupEnv})
+	launch := h.env.expand(x, decl, "")
 	creds, err := mcp.SignIn(ctx, mcp.SignInSpec{URL: launch.URL, Headers: launch.Headers, HTTPClient: h.cfg.HTTPClient,
 		ClientID: decl.OAuthClientID, CallbackPort: decl.OAuthCallbackPort, OpenBrowser: h.cfg.OpenBrowser})
 	if err != nil {

@@ -103,6 +103,7 @@ type Entry[C Conn] struct {
 	Version string // the folder it runs from: another version replaces it
 	start   StartFunc[C]
 	lease   func() // releases Version's folder; called once, when it goes
+	bounds  Bounds
 
 	ready       chan struct{}      // closed when the first start has ended either way
 	cancelStart context.CancelFunc // ends a start still under way
@@ -159,6 +160,19 @@ func (s *Supervisor[C]) bump() {
 // failed one stays failed until Close ends it. lease is called once, for
 // a new start, and its release when the server goes.
 func (s *Supervisor[C]) Ensure(key Key, version string, lease func() func(), start StartFunc[C]) *Entry[C] {
+	return s.EnsureWith(key, version, lease, start, Bounds{})
+}
+
+// Bounds are one server's own start timeout and restarts, where its
+// declaration sets them (an LSP server's startupTimeout and
+// maxRestarts); zero values take the supervisor's Config.
+type Bounds struct {
+	StartTimeout time.Duration
+	MaxRestarts  int // < 0: never restarted
+}
+
+// EnsureWith is Ensure with the server's own bounds.
+func (s *Supervisor[C]) EnsureWith(key Key, version string, lease func() func(), start StartFunc[C], b Bounds) *Entry[C] {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if e, ok := s.entries[key]; ok && e.Version == version {
@@ -168,13 +182,13 @@ func (s *Supervisor[C]) Ensure(key Key, version string, lease func() func(), sta
 		go s.end(e)
 	}
 	e := &Entry[C]{Key: key, Version: version, start: start, ready: make(chan struct{}), state: Starting, touched: time.Now(),
-		lease: func() {}}
+		lease: func() {}, bounds: b}
 	if lease != nil {
 		e.lease = lease()
 	}
 	s.entries[key] = e
 	s.bump()
-	ctx, cancel := context.WithTimeout(context.Background(), s.startTimeout())
+	ctx, cancel := context.WithTimeout(context.Background(), s.startTimeout(e))
 	e.cancelStart = cancel
 	go s.run(ctx, cancel, e, true)
 	return e
@@ -226,10 +240,10 @@ func (s *Supervisor[C]) watch(e *Entry[C], conn C) {
 		err = errors.New("it exited")
 	}
 	e.state, e.err, e.stderr = Failed, safetext.Strip(err.Error()), safetext.Strip(conn.Stderr())
-	if e.restarts < s.cfg.MaxRestarts {
+	if e.restarts < s.maxRestarts(e) {
 		e.restarts++
 		e.state = Starting
-		ctx, cancel := context.WithTimeout(context.Background(), s.startTimeout())
+		ctx, cancel := context.WithTimeout(context.Background(), s.startTimeout(e))
 		e.cancelStart = cancel
 		go s.run(ctx, cancel, e, false)
 	}
@@ -354,7 +368,20 @@ func (s *Supervisor[C]) end(e *Entry[C]) {
 	e.lease()
 }
 
-func (s *Supervisor[C]) startTimeout() time.Duration {
+func (s *Supervisor[C]) maxRestarts(e *Entry[C]) int {
+	switch {
+	case e.bounds.MaxRestarts < 0:
+		return 0
+	case e.bounds.MaxRestarts > 0:
+		return e.bounds.MaxRestarts
+	}
+	return s.cfg.MaxRestarts
+}
+
+func (s *Supervisor[C]) startTimeout(e *Entry[C]) time.Duration {
+	if e.bounds.StartTimeout > 0 {
+		return e.bounds.StartTimeout
+	}
 	if s.cfg.StartTimeout != nil {
 		if t := s.cfg.StartTimeout(); t > 0 {
 			return t
