@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 
 	"github.com/agentdesk/agentdesk/agent/lifecycle"
 	"github.com/agentdesk/agentdesk/agent/llm"
@@ -64,6 +65,10 @@ type Config struct {
 	// ContextCap bounds one turn's extension context, in bytes; nil:
 	// DefaultContextCap.
 	ContextCap func() int
+	// MCPToolShare is the percentage of the context window the MCP tool
+	// definitions of one request may take (1 to
+	// lifecycle.MaxMCPToolShare); nil: lifecycle.DefaultMCPToolShare.
+	MCPToolShare func() int
 	// TranscriptDir holds each chat session's JSONL transcript for hooks
 	// (transcript_path); "" keeps none.
 	TranscriptDir string
@@ -77,8 +82,6 @@ type Config struct {
 	// Styles are the enabled extensions' output styles (the project's own
 	// among them); nil: only Default.
 	Styles lifecycle.StyleSource
-	// Search adds entries to tool_search (the MCP host's deferred tools).
-	Search []SearchSource
 	// SubagentModel maps an agent's model alias (sonnet, opus, haiku) to a
 	// model of the current provider; nil or "": the session's model.
 	SubagentModel func(alias string) string
@@ -103,6 +106,8 @@ type Config struct {
 type Agent struct {
 	cfg Config
 	log *slog.Logger
+	// lastMCP is how the latest session's MCP tools fared (Providers).
+	lastMCP atomic.Pointer[MCPCount]
 }
 
 // New returns an Agent; nil fields of cfg get safe defaults.

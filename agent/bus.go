@@ -52,6 +52,7 @@ type Usage struct {
 	ContextTokens int
 	ContextWindow int
 	TokensPerSec  float64
+	MCP           MCPCount // the session's MCP tools against their budget
 }
 
 // Stream is the assistant message being written, as of the last delta.

@@ -18,17 +18,11 @@ import (
 
 // Tool names of the catalog: skill loads a skill by name (Claude Code's
 // Skill tool), tool_search finds skills, agents and commands the request
-// lists by name only or not at all.
+// lists by name only or not at all, and the MCP tools past the budget.
 const (
 	skillToolName  = "skill"
 	searchToolName = "tool_search"
 )
-
-// SearchSource adds entries to tool_search (the MCP host's deferred
-// tools, issue 33); each entry's Use says how to call it.
-type SearchSource interface {
-	SearchEntries(ctx context.Context, project string) []listing.Entry
-}
 
 // window is the context window of the configured model, or the default.
 func (s *Session) window() int {
@@ -116,10 +110,11 @@ func skillsSection(f listing.Fit) string {
 	return skillsIntro + "\n" + list
 }
 
-// catalogTools are the skill and tool_search tools: for every thread
-// when there is anything to load or find.
+// catalogTools are the skill and tool_search tools of the main thread,
+// when there is anything to load or find (deferred MCP tools too: call
+// after mcpTools).
 func (s *Session) catalogTools() []tools.Tool {
-	if len(s.Catalog().Skills) == 0 && len(s.taskAgents()) == 0 && len(s.a.Commands().Commands) == 0 && len(s.a.cfg.Search) == 0 {
+	if len(s.Catalog().Skills) == 0 && len(s.taskAgents()) == 0 && len(s.a.Commands().Commands) == 0 && len(s.mainShelf().entries()) == 0 {
 		return nil
 	}
 	return []tools.Tool{&skillTool{s: s}, &searchTool{s: s}}
@@ -199,7 +194,7 @@ func (s *Session) loadSkill(name string) (string, error) {
 }
 
 type searchArgs struct {
-	Query string `json:"query" jsonschema:"required" jsonschema_description:"Words for what you need: matched against the names and descriptions of skills, agents and commands."`
+	Query string `json:"query" jsonschema:"required" jsonschema_description:"Words for what you need: matched against the names and descriptions of skills, agents, commands and MCP tools."`
 }
 
 var searchSchema = tools.SchemaOf(&searchArgs{})
@@ -208,7 +203,7 @@ type searchTool struct{ s *Session }
 
 func (t *searchTool) Spec() llm.ToolSpec {
 	return llm.ToolSpec{Name: searchToolName, Parameters: searchSchema,
-		Description: "Search the skills, agents and commands of the user's extensions (more than the request lists) by name and description; returns up to 5, best first, each with how to use it."}
+		Description: "Search the skills, agents, commands and MCP tools of the user's extensions (more than the request lists) by name and description; returns up to 5, best first, each with how to use it. An MCP tool it returns can be called from your next step on."}
 }
 func (t *searchTool) Kind() tools.Kind { return tools.ReadOnly }
 func (t *searchTool) Preview(args json.RawMessage) (tools.Preview, error) {
@@ -224,8 +219,12 @@ func (t *searchTool) Describe(args json.RawMessage) string {
 	return "tool_search " + a.Query
 }
 
-// searchResults is the most tool_search returns.
-const searchResults = 5
+// searchResults is the most tool_search returns; maxMCPSearchDesc bounds
+// an MCP tool's description in its answer.
+const (
+	searchResults    = 5
+	maxMCPSearchDesc = 2000
+)
 
 func (t *searchTool) Run(ctx context.Context, args json.RawMessage) tools.Result {
 	var a searchArgs
@@ -238,16 +237,19 @@ func (t *searchTool) Run(ctx context.Context, args json.RawMessage) tools.Result
 		entries = append(entries, listing.Entry{Kind: listing.KindCommand, Name: c.Name, Description: c.Description,
 			Use: "a slash command the user types: /" + c.Name + " " + c.ArgumentHint})
 	}
-	for _, src := range s.a.cfg.Search {
-		entries = append(entries, src.SearchEntries(ctx, s.project)...)
-	}
+	entries = append(entries, s.mainShelf().entries()...)
 	hits := listing.Search(entries, a.Query, searchResults)
 	if len(hits) == 0 {
-		return tools.Result{Text: fmt.Sprintf("nothing matches %q among %d skills, agents and commands", a.Query, len(entries))}
+		return tools.Result{Text: fmt.Sprintf("nothing matches %q among %d skills, agents, commands and MCP tools", a.Query, len(entries))}
 	}
 	var b strings.Builder
 	for i, h := range hits {
-		fmt.Fprintf(&b, "%d. %s %s — %s\n   use: %s\n", i+1, h.Kind, h.Name, oneLine(h.Description, 300), h.Use)
+		desc, use := oneLine(h.Description, 300), h.Use
+		if h.Kind == kindMCP {
+			// The model is to call it: the whole description, and the schema.
+			desc, use = oneLine(h.Description, maxMCPSearchDesc), s.findMCP(h.Name)
+		}
+		fmt.Fprintf(&b, "%d. %s %s — %s\n   use: %s\n", i+1, h.Kind, h.Name, desc, use)
 	}
 	return tools.Result{Text: strings.TrimRight(b.String(), "\n")}
 }

@@ -257,6 +257,7 @@ type env struct {
 	attention Attention               // nil: none, as on the command line
 	agents    lifecycle.AgentSource   // extension agents; nil: none
 	models    func(string) string     // subagent model aliases; nil: none
+	mcp       lifecycle.ToolSource    // extension MCP tools; nil: none
 	styles    lifecycle.StyleSource   // extension output styles; nil: none
 	codeIntel lifecycle.CodeIntel     // language servers; nil: none
 }
@@ -292,7 +293,7 @@ func (e *env) open() {
 	e.agent = New(Config{DB: db, Lifecycle: e.life, Skills: e.life, Approver: e.approver, HomeDir: e.home,
 		TranscriptDir: filepath.Join(filepath.Dir(e.dbPath), "transcripts"),
 		Policy:        func() Policy { return e.policy }, Commands: e.commands, Attention: e.attention,
-		Agents: e.agents, SubagentModel: e.models, Styles: e.styles, CodeIntel: e.codeIntel,
+		Agents: e.agents, SubagentModel: e.models, Styles: e.styles, CodeIntel: e.codeIntel, MCP: e.mcp,
 		Provider: func() (llm.Provider, llm.Config, error) {
 			cfg := e.server.Config()
 			cfg.ContextWindow = e.window

@@ -9,25 +9,45 @@ import (
 	"strings"
 
 	"github.com/agentdesk/agentdesk/agent/lifecycle"
+	"github.com/agentdesk/agentdesk/agent/listing"
 	"github.com/agentdesk/agentdesk/agent/llm"
 	"github.com/agentdesk/agentdesk/agent/tools"
 )
-
-// MaxMCPToolBytes bounds the extensions' MCP tool names, descriptions and
-// schemas in one request (they count in the context like everything
-// else); tools past it are left out of the turn with a note.
-const MaxMCPToolBytes = 96 << 10
 
 // EventMCP is the Event of a notice about an MCP server or tool: not a
 // hook's, so the status bar does not count it as a failing hook.
 const EventMCP = "MCP"
 
-// mcpTools wraps this turn's MCP tools as tools of the loop, within
-// MaxMCPToolBytes. During a user turn they are the list the turn started
-// with (freezeMCP), so a server that changes its tools mid-turn reaches
-// neither the conversation nor a child of that turn before the next user
-// turn; outside one (a Ralph round) the ToolSource is asked. A child
-// thread with an allowlist gets only the MCP tools it grants.
+// MCPToolBudget is the bytes the MCP tool names, descriptions and schemas
+// of one request may take: percent of a window of windowTokens, at
+// listing.BytesPerToken (13,107 bytes for 10% of 32k tokens). A window of
+// 0 is listing.DefaultWindow, a percent of 0 the default share.
+func MCPToolBudget(windowTokens, percent int) int {
+	if windowTokens <= 0 {
+		windowTokens = listing.DefaultWindow
+	}
+	if percent <= 0 {
+		percent = lifecycle.DefaultMCPToolShare
+	}
+	return windowTokens * listing.BytesPerToken * percent / 100
+}
+
+// mcpToolShare is the percentage of the window the MCP tools may take.
+func (a *Agent) mcpToolShare() int {
+	if a.cfg.MCPToolShare == nil {
+		return lifecycle.DefaultMCPToolShare
+	}
+	return min(max(a.cfg.MCPToolShare(), 1), lifecycle.MaxMCPToolShare)
+}
+
+// mcpTools wraps this turn's MCP tools as tools of the loop, those that
+// fit the session's MCP tool budget (MCPToolBudget); the others wait on
+// th's shelf for tool_search (mcpshelf.go). During a user turn they are
+// the list the turn started with (freezeMCP), so a server that changes
+// its tools mid-turn reaches neither the conversation nor a child of that
+// turn before the next user turn; outside one (a Ralph round) the
+// ToolSource is asked. A child thread with an allowlist gets only the MCP
+// tools it grants.
 func (s *Session) mcpTools(ctx context.Context, th *thread) []tools.Tool {
 	if s.a.cfg.MCP == nil {
 		return nil
@@ -41,9 +61,15 @@ func (s *Session) mcpTools(ctx context.Context, th *thread) []tools.Tool {
 	} else {
 		set = s.askMCP(ctx, th)
 	}
-	out, left := fitMCPTools(set.Tools, th.only, MaxMCPToolBytes)
-	if len(left) > 0 {
-		s.leftOutNotice(ctx, left)
+	window, share := s.window(), s.a.mcpToolShare()
+	budget := MCPToolBudget(window, share)
+	out, deferred := fitMCPTools(set.Tools, th.only, budget)
+	shelf := s.shelve(th, deferred)
+	if th == s.main {
+		s.countMCP(len(out), shelf)
+		if len(deferred) > 0 {
+			s.deferredNotice(ctx, deferred, budget, share, window)
+		}
 	}
 	return out
 }
@@ -74,30 +100,41 @@ func (s *Session) freezeMCP(ctx context.Context) (thaw func()) {
 	}
 }
 
+// mcpToolSize is what a tool counts against the budget.
+func mcpToolSize(d lifecycle.ToolDescriptor) int {
+	return len(d.Name) + len(d.Description) + len(d.Schema)
+}
+
 // fitMCPTools wraps the descriptors a thread may use (all, or those its
-// allowlist grants: see mcpAllowed) in order while their names, descriptions and schemas
-// fit in limit bytes, and names the ones left out.
-func fitMCPTools(descs []lifecycle.ToolDescriptor, only map[string]bool, limit int) (fit []tools.Tool, left []string) {
+// allowlist grants: see mcpAllowed) in order while their names,
+// descriptions and schemas fit in limit bytes; the others are deferred.
+// A tool too large for what is left does not stop a smaller one after it.
+func fitMCPTools(descs []lifecycle.ToolDescriptor, only map[string]bool, limit int) (fit []tools.Tool, deferred []lifecycle.ToolDescriptor) {
 	used := 0
 	for _, d := range descs {
 		// Agents' allowlists are written in Claude Code's names.
 		if !mcpAllowed(only, d.Name) && (d.ClaudeName == "" || !mcpAllowed(only, d.ClaudeName)) {
 			continue
 		}
-		size := len(d.Name) + len(d.Description) + len(d.Schema)
+		size := mcpToolSize(d)
 		if used+size > limit {
-			left = append(left, d.Name)
+			deferred = append(deferred, d)
 			continue
 		}
 		used += size
 		fit = append(fit, &mcpTool{d: d})
 	}
-	return fit, left
+	return fit, deferred
 }
 
-// leftOutNotice says once per session and set which MCP tools did not fit.
-func (s *Session) leftOutNotice(ctx context.Context, left []string) {
-	key := strings.Join(left, ",")
+// deferredNotice says once per session and set which MCP tools wait for
+// tool_search, and why.
+func (s *Session) deferredNotice(ctx context.Context, deferred []lifecycle.ToolDescriptor, budget, share, window int) {
+	names := make([]string, len(deferred))
+	for i, d := range deferred {
+		names[i] = d.Name
+	}
+	key := strings.Join(names, ",")
 	s.mu.Lock()
 	seen := s.mcpLeftOut == key
 	s.mcpLeftOut = key
@@ -106,8 +143,8 @@ func (s *Session) leftOutNotice(ctx context.Context, left []string) {
 		return
 	}
 	s.host(ctx, Host{Kind: HostNotice, Extension: true, Event: EventMCP, Text: fmt.Sprintf(
-		"%d MCP tools are left out of this session's requests: the extensions' tool descriptions are limited to %d KiB (%s)",
-		len(left), MaxMCPToolBytes>>10, tools.OneLine(strings.Join(left, ", ")))})
+		"%d MCP tools wait for tool_search, which offers those the model looks for: MCP tools take at most %.1f KB of a request, %d%% of the model's %d-token window (Preferences → Advanced). Waiting: %s",
+		len(deferred), float64(budget)/1000, share, window, tools.OneLine(strings.Join(names, ", ")))})
 }
 
 // mcpTool is an extension's MCP tool as a tool of the loop. Every call

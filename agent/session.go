@@ -46,12 +46,19 @@ type Session struct {
 	usage    Usage
 	titleSet bool
 	turnRoom int // bytes of extension context the running turn may still add
-	// mcpLeftOut names the MCP tools last left out for size, told once.
+	// mcpLeftOut names the MCP tools last deferred for size, told once.
 	mcpLeftOut string
 	// mcpTurn is the MCP tool list the running user turn started with
 	// (nil between turns): every request of the turn, its children's
 	// included, is offered from it (see mcpTools).
 	mcpTurn *lifecycle.ToolSet
+	// mcpFound are the deferred MCP tools tool_search found (shelfKey),
+	// in the order found: offered for the rest of the session, after the
+	// others (mcpshelf.go). mcpFitted of the main thread's MCP tools fit
+	// the budget; mcpCount is what the status bar says of them.
+	mcpFound  []string
+	mcpFitted int
+	mcpCount  MCPCount
 	// style is the output style the main thread's turn uses (nil:
 	// Default), fixed at its start (outputstyle.go); styleMissing the
 	// chosen one not offered here, told once.
@@ -87,6 +94,8 @@ type thread struct {
 	// nothing for the conversation; for a child, what it is doing, under
 	// which its own steps are shown (see Session.status).
 	status string
+	// mcp holds this thread turn's deferred MCP tools (mcpshelf.go).
+	mcp *mcpShelf
 }
 
 // NewSession starts a new session in the project and fires

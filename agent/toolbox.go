@@ -12,11 +12,18 @@ import (
 // built-in tools, narrowed to an allowlist for a child agent, and the
 // turn's extra tools (the task tool, extension MCP tools). It is built at
 // a turn boundary and kept for the whole turn, so the tool list in the
-// request prefix never changes mid-turn.
+// request prefix never changes mid-turn; only MCP tools tool_search found
+// join it, after all the others (mcpshelf.go).
 type toolbox struct {
 	set   *tools.Set
 	only  map[string]bool // tools this thread may use (see childTools); nil: all
 	extra []tools.Tool
+	found *mcpShelf // deferred MCP tools; the found ones are offered
+}
+
+// extras are the extra tools and then the found MCP tools.
+func (b *toolbox) extras() []tools.Tool {
+	return append(append([]tools.Tool(nil), b.extra...), b.found.offered()...)
 }
 
 // describer is an extra tool that words its own calls for the transcript
@@ -26,7 +33,8 @@ type describer interface {
 }
 
 // Specs describes the tools to the model: built-ins in their stable
-// order, then the extras in the order given.
+// order, then the extras in the order given, then the found MCP tools in
+// the order found.
 func (b *toolbox) Specs() []llm.ToolSpec {
 	var specs []llm.ToolSpec
 	for _, spec := range b.set.Specs() {
@@ -34,7 +42,7 @@ func (b *toolbox) Specs() []llm.ToolSpec {
 			specs = append(specs, spec)
 		}
 	}
-	for _, t := range b.extra {
+	for _, t := range b.extras() {
 		specs = append(specs, t.Spec())
 	}
 	return specs
@@ -48,7 +56,7 @@ func (b *toolbox) Lookup(name string) (tools.Tool, bool) {
 		}
 		return t, true
 	}
-	for _, t := range b.extra {
+	for _, t := range b.extras() {
 		if t.Spec().Name == name {
 			return t, true
 		}
@@ -61,7 +69,7 @@ func (b *toolbox) Describe(name string, args json.RawMessage) string {
 	if _, ok := b.set.Lookup(name); ok {
 		return b.set.Describe(name, args)
 	}
-	for _, t := range b.extra {
+	for _, t := range b.extras() {
 		if t.Spec().Name != name {
 			continue
 		}
@@ -76,20 +84,23 @@ func (b *toolbox) Describe(name string, args json.RawMessage) string {
 // toolboxFor picks th's tools for the turn about to start; ctx is the
 // turn's (starting MCP servers honours Stop).
 func (s *Session) toolboxFor(ctx context.Context, th *thread) *toolbox {
-	return &toolbox{set: s.tools, only: th.only, extra: s.extraTools(ctx, th)}
+	extra := s.extraTools(ctx, th)
+	return &toolbox{set: s.tools, only: th.only, extra: extra, found: th.mcp}
 }
 
 // extraTools are the tools beyond the built-ins that th gets this turn:
 // the task tool (subagents: the main thread only), the catalog's, the
 // lsp tool when a language server covers the project, then the
-// extensions' MCP tools.
+// extensions' MCP tools. The MCP tools are fitted first: tool_search is
+// offered when some of them wait for it.
 func (s *Session) extraTools(ctx context.Context, th *thread) []tools.Tool {
 	var extra []tools.Tool
 	extra = append(extra, s.taskTools(th)...)
+	mcp := s.mcpTools(ctx, th)
 	if th == s.main {
 		extra = append(extra, s.catalogTools()...)
 	}
 	extra = append(extra, s.lspTools(ctx, th)...)
-	extra = append(extra, s.mcpTools(ctx, th)...)
+	extra = append(extra, mcp...)
 	return extra
 }

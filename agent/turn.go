@@ -245,6 +245,7 @@ func (s *Session) meter(req llm.Request, resp llm.Response, cfg llm.Config, took
 		u.TokensPerSec = float64(out) / took.Seconds()
 	}
 	s.mu.Lock()
+	u.MCP = s.mcpCount
 	s.usage = u
 	s.mu.Unlock()
 	s.bus.Publish(Event{Kind: EventUsage, Session: s.info.ID, Usage: u})

@@ -257,6 +257,7 @@ func (c *core) newAgent(approver agent.Approver, policy func() agent.Policy, att
 		HomeDir: home, RalphRounds: func() int { return agent.LoadRalphRounds(context.Background(), c.db) },
 		StopHookLimit: func() int { return extensions.LoadHookSettings(context.Background(), c.db).StopLimit },
 		ContextCap:    func() int { return extensions.LoadHookSettings(context.Background(), c.db).ContextCapKiB << 10 },
+		MCPToolShare:  func() int { return extensions.LoadHookSettings(context.Background(), c.db).MCPToolShare },
 		CommandEnv:    c.commandEnv(), CommandsUnconfined: c.unconfined, Logger: c.log, TranscriptDir: c.paths.Transcripts(),
 		Commands: c.disp, Agents: c.disp, Styles: c.disp, MCP: c.disp, CodeIntel: c.disp, ProjectTrusted: c.projects.Trusted, ProjectSettings: c.projects.TrustedSettings,
 		SubagentModel: func(alias string) string { return agent.LoadSubagentModel(context.Background(), c.db, alias) },

@@ -21,6 +21,7 @@ const (
 	keyContextCap  = "hooks.context_cap_kib"
 	keyMCPStart    = "mcp.start_timeout_s"
 	keyMCPCall     = "mcp.call_timeout_s"
+	keyMCPShare    = "mcp.tool_share_pct"
 )
 
 // Bounds of the MCP timeouts (Preferences → Advanced).
@@ -50,12 +51,17 @@ type HookSettings struct {
 	// MaxMCPStartTimeout), MCPCallTimeout one MCP tool call (1 s to
 	// MaxMCPCallTimeout); zero saves the default.
 	MCPStartTimeout, MCPCallTimeout time.Duration
+	// MCPToolShare is the percentage of the model's context window the
+	// MCP tool definitions of one request may take (1 to
+	// lifecycle.MaxMCPToolShare; zero saves the default); the others wait
+	// for tool_search.
+	MCPToolShare int
 }
 
 // LoadHookSettings reads the hook preferences (defaults when unset).
 func LoadHookSettings(ctx context.Context, db *storage.DB) HookSettings {
 	s := HookSettings{DefaultTimeout: hookrun.DefaultTimeout, StopLimit: lifecycle.DefaultStopHookLimit, ContextCapKiB: DefaultContextCapKiB,
-		MCPStartTimeout: mcp.DefaultStartTimeout, MCPCallTimeout: mcp.DefaultCallTimeout}
+		MCPStartTimeout: mcp.DefaultStartTimeout, MCPCallTimeout: mcp.DefaultCallTimeout, MCPToolShare: lifecycle.DefaultMCPToolShare}
 	if v, ok, _ := db.Setting(ctx, keyHookTimeout); ok {
 		if n, err := strconv.Atoi(v); err == nil && n >= 1 && time.Duration(n)*time.Second <= hookrun.MaxTimeout {
 			s.DefaultTimeout = time.Duration(n) * time.Second
@@ -74,6 +80,11 @@ func LoadHookSettings(ctx context.Context, db *storage.DB) HookSettings {
 	}
 	s.MCPStartTimeout = secondsSetting(ctx, db, keyMCPStart, s.MCPStartTimeout, MaxMCPStartTimeout)
 	s.MCPCallTimeout = secondsSetting(ctx, db, keyMCPCall, s.MCPCallTimeout, MaxMCPCallTimeout)
+	if v, ok, _ := db.Setting(ctx, keyMCPShare); ok {
+		if n, err := strconv.Atoi(v); err == nil && n >= 1 && n <= lifecycle.MaxMCPToolShare {
+			s.MCPToolShare = n
+		}
+	}
 	return s
 }
 
@@ -106,6 +117,13 @@ func SaveHookSettings(ctx context.Context, db *storage.DB, s HookSettings) error
 	if call == 0 {
 		call = mcp.DefaultCallTimeout
 	}
+	share := s.MCPToolShare
+	if share == 0 {
+		share = lifecycle.DefaultMCPToolShare
+	}
+	if share < 1 || share > lifecycle.MaxMCPToolShare {
+		return fmt.Errorf("the MCP tools' share of the context window must be from 1 to %d%%", lifecycle.MaxMCPToolShare)
+	}
 	if start < time.Second || start > MaxMCPStartTimeout {
 		return fmt.Errorf("the MCP server start timeout must be from 1 to %d seconds", int(MaxMCPStartTimeout/time.Second))
 	}
@@ -114,7 +132,8 @@ func SaveHookSettings(ctx context.Context, db *storage.DB, s HookSettings) error
 	}
 	return db.SetSettings(ctx, map[string]string{keyHookTimeout: strconv.Itoa(secs), keyHookPATH: strings.TrimSpace(s.PATH),
 		keyStopLimit: strconv.Itoa(s.StopLimit), keyContextCap: strconv.Itoa(s.ContextCapKiB),
-		keyMCPStart: strconv.Itoa(int(start / time.Second)), keyMCPCall: strconv.Itoa(int(call / time.Second))})
+		keyMCPStart: strconv.Itoa(int(start / time.Second)), keyMCPCall: strconv.Itoa(int(call / time.Second)),
+		keyMCPShare: strconv.Itoa(share)})
 }
 
 // HookSettings reads the hook preferences (Preferences → Advanced).

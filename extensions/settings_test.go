@@ -17,11 +17,12 @@ func TestHookSettingsRoundTripAndBounds(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	if s := LoadHookSettings(ctx, db); s.StopLimit != lifecycle.DefaultStopHookLimit || s.DefaultTimeout != 5*time.Second || s.ContextCapKiB != 64 {
+	if s := LoadHookSettings(ctx, db); s.StopLimit != lifecycle.DefaultStopHookLimit || s.DefaultTimeout != 5*time.Second || s.ContextCapKiB != 64 ||
+		s.MCPToolShare != lifecycle.DefaultMCPToolShare {
 		t.Fatalf("defaults = %+v", s)
 	}
 	want := HookSettings{DefaultTimeout: 9 * time.Second, PATH: "/opt/bin", StopLimit: 0, ContextCapKiB: 128,
-		MCPStartTimeout: 45 * time.Second, MCPCallTimeout: 90 * time.Second}
+		MCPStartTimeout: 45 * time.Second, MCPCallTimeout: 90 * time.Second, MCPToolShare: 25}
 	if err := SaveHookSettings(ctx, db, want); err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +33,8 @@ func TestHookSettingsRoundTripAndBounds(t *testing.T) {
 		{DefaultTimeout: time.Second, StopLimit: lifecycle.MaxStopHookLimit + 1, ContextCapKiB: 64},
 		{DefaultTimeout: time.Second, ContextCapKiB: 2}, {DefaultTimeout: time.Second, ContextCapKiB: 2048},
 		{DefaultTimeout: time.Second, ContextCapKiB: 64, MCPStartTimeout: MaxMCPStartTimeout + time.Second},
-		{DefaultTimeout: time.Second, ContextCapKiB: 64, MCPCallTimeout: time.Millisecond}} {
+		{DefaultTimeout: time.Second, ContextCapKiB: 64, MCPCallTimeout: time.Millisecond},
+		{DefaultTimeout: time.Second, ContextCapKiB: 64, MCPToolShare: -1}, {DefaultTimeout: time.Second, ContextCapKiB: 64, MCPToolShare: 101}} {
 		if err := SaveHookSettings(ctx, db, bad); err == nil {
 			t.Errorf("%+v was saved", bad)
 		}

@@ -30,6 +30,7 @@ type advancedPane struct {
 	ctxCap   *widget.Entry
 	mcpStart *widget.Entry
 	mcpCall  *widget.Entry
+	mcpShare *widget.Entry
 	path     *widget.Entry
 	detected *secondaryLabel
 	status   *widget.Label
@@ -49,6 +50,7 @@ func (a *advancedPane) buildUI() fyne.CanvasObject {
 	a.ctxCap = &widget.Entry{}
 	a.mcpStart = &widget.Entry{}
 	a.mcpCall = &widget.Entry{}
+	a.mcpShare = &widget.Entry{}
 	a.path = &widget.Entry{PlaceHolder: "empty: use the detected PATH"}
 	a.detected = newSecondaryLabel("", fyne.TextWrapBreak)
 	a.status = &widget.Label{Wrapping: fyne.TextWrapWord}
@@ -70,6 +72,8 @@ func (a *advancedPane) buildUI() fyne.CanvasObject {
 			int(extensions.MaxMCPStartTimeout/time.Second))},
 		{Text: "MCP tool call timeout", Widget: a.mcpCall, HintText: fmt.Sprintf("seconds one MCP tool call may take (1–%d)",
 			int(extensions.MaxMCPCallTimeout/time.Second))},
+		{Text: "MCP tools per request", Widget: a.mcpShare, HintText: fmt.Sprintf("%% of the model's context window (1–%d) their definitions may take; the others wait for tool_search",
+			lifecycle.MaxMCPToolShare)},
 		{Text: "PATH for hooks", Widget: a.path, HintText: "hooks look programs such as node up here, not in the app's PATH"},
 		{Text: "Detected PATH", Widget: a.detected},
 		{Text: "Sandbox", Widget: &widget.Label{Text: sandboxText, Wrapping: fyne.TextWrapWord}},
@@ -124,6 +128,7 @@ func (a *advancedPane) shown() {
 		a.ctxCap.SetText(strconv.Itoa(s.hooks.ContextCapKiB))
 		a.mcpStart.SetText(strconv.Itoa(int(s.hooks.MCPStartTimeout / time.Second)))
 		a.mcpCall.SetText(strconv.Itoa(int(s.hooks.MCPCallTimeout / time.Second)))
+		a.mcpShare.SetText(strconv.Itoa(s.hooks.MCPToolShare))
 		a.path.SetText(s.hooks.PATH)
 		a.detected.SetText(strings.ReplaceAll(s.detected, string(os.PathListSeparator), string(os.PathListSeparator)+" "))
 	})
@@ -151,7 +156,8 @@ func (a *advancedPane) onSave() {
 	}{{a.timeout, "the hook timeout must be a whole number of seconds", 0}, {a.stops, "Stop hook continuations must be a whole number", 0},
 		{a.ctxCap, "the extension context per turn must be a whole number of KiB", 0},
 		{a.mcpStart, "the MCP server start timeout must be a whole number of seconds", 0},
-		{a.mcpCall, "the MCP tool call timeout must be a whole number of seconds", 0}}
+		{a.mcpCall, "the MCP tool call timeout must be a whole number of seconds", 0},
+		{a.mcpShare, "the MCP tools per request must be a whole percentage", 0}}
 	for i := range numbers {
 		n, err := strconv.Atoi(strings.TrimSpace(numbers[i].entry.Text))
 		if err != nil {
@@ -162,7 +168,8 @@ func (a *advancedPane) onSave() {
 	}
 	s := extensions.HookSettings{DefaultTimeout: time.Duration(numbers[0].value) * time.Second, PATH: a.path.Text,
 		StopLimit: numbers[1].value, ContextCapKiB: numbers[2].value,
-		MCPStartTimeout: time.Duration(numbers[3].value) * time.Second, MCPCallTimeout: time.Duration(numbers[4].value) * time.Second}
+		MCPStartTimeout: time.Duration(numbers[3].value) * time.Second, MCPCallTimeout: time.Duration(numbers[4].value) * time.Second,
+		MCPToolShare: numbers[5].value}
 	project := a.project
 	projectSandbox := agent.ProjectSandbox{NoNetwork: a.noNetwork.Checked, ConfinedAutoAllow: a.autoConfined.Checked}
 	folders := childproc.UserFolders{Read: extensions.SplitPaths(a.readable.Text),
@@ -183,7 +190,7 @@ func (a *advancedPane) onSave() {
 			a.status.SetText("Not saved: " + err.Error())
 			return
 		}
-		a.status.SetText("Saved. Hooks use these settings from their next run, MCP servers from their next start or call; the sandbox's folders apply to every child started from now on.")
+		a.status.SetText("Saved. Hooks use these settings from their next run, MCP servers from their next start or call, MCP tools per request from the next turn; the sandbox's folders apply to every child started from now on.")
 	})
 }
 

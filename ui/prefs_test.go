@@ -180,7 +180,8 @@ func TestProvidersShowTheContextWindowInUseAndItsSource(t *testing.T) {
 	u.ShowPreferences(sectionProviders)
 	p := u.prefs.panes[sectionProviders].(*providersPane)
 	h.loop.waitFor(t, "the served window", func() bool {
-		return p.served.Text == "In use: 32768 tokens, from ds4-server GET /v1/models context_length"
+		return p.served.Text == "In use: 32768 tokens, from ds4-server GET /v1/models context_length\n"+
+			"MCP tools: at most 13.1 KB a request (10% of the window, Preferences → Advanced)"
 	})
 	if p.window.Text != "" {
 		t.Fatalf("a preset's window is no override: the field shows %q, want it empty", p.window.Text)

@@ -285,6 +285,6 @@ func (p *providersPane) showServedWindow() {
 	background(p.u, func(ctx context.Context) (agent.Window, error) {
 		return p.u.d.ContextWindow(ctx), nil
 	}, func(w agent.Window, _ error) {
-		p.served.SetText(fmt.Sprintf("In use: %d tokens, from %s", w.Tokens, w.Source))
+		p.served.SetText(fmt.Sprintf("In use: %d tokens, from %s\n%s", w.Tokens, w.Source, p.u.d.Agent.MCPToolsSize(w.Tokens)))
 	})
 }

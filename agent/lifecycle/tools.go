@@ -16,6 +16,15 @@ type ToolSource interface {
 	Tools(ctx context.Context, ev ToolsEvent) ToolSet
 }
 
+// DefaultMCPToolShare is the percentage of the model's context window
+// the MCP tool definitions of one request may take unless Preferences
+// say otherwise (tools past it wait for tool_search); MaxMCPToolShare
+// caps the setting.
+const (
+	DefaultMCPToolShare = 10
+	MaxMCPToolShare     = 100
+)
+
 // ToolsEvent is a turn about to start.
 type ToolsEvent struct {
 	SessionID  string

@@ -61,7 +61,7 @@ func (s *Status) TurnEnded() {
 
 // Text is the status bar's line: what is going on first (streaming, a
 // note, working, the server down, ready), then the context use and the
-// hooks' health.
+// MCP tools waiting for tool_search and the hooks' health.
 func (s Status) Text() string {
 	var parts []string
 	switch {
@@ -82,6 +82,9 @@ func (s Status) Text() string {
 	}
 	if s.Usage.ContextWindow > 0 {
 		parts = append(parts, fmt.Sprintf("context %d%%", 100*s.Usage.ContextTokens/s.Usage.ContextWindow))
+	}
+	if mcp := s.Usage.MCP.Text(); mcp != "" {
+		parts = append(parts, mcp)
 	}
 	if s.Hooks != "" {
 		parts = append(parts, s.Hooks)

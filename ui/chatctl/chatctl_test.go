@@ -27,6 +27,9 @@ func TestStatusText(t *testing.T) {
 		{"note wins over working", Status{Busy: true, Note: "Saved model x"}, "Saved model x"},
 		{"working", Status{Busy: true, Usage: agent.Usage{ContextWindow: 100, ContextTokens: 5}}, "working… · context 5%"},
 		{"server down", Status{ServerDown: "no model server at http://x"}, "no model server at http://x"},
+		{"MCP tools on search", Status{Usage: agent.Usage{MCP: agent.MCPCount{Offered: 12, OnSearch: 140}}, Hooks: "hooks ok"},
+			"ready · MCP tools: 12 offered, 140 on search · hooks ok"},
+		{"MCP tools all offered", Status{Usage: agent.Usage{MCP: agent.MCPCount{Offered: 12}}}, "ready"},
 	}
 	for _, tt := range tests {
 		if got := tt.s.Text(); got != tt.want {
