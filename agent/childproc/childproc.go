@@ -131,3 +131,30 @@ func (p *Process) Stop() {
 func (p *Process) Pid() int {
 	return p.cmd.Process.Pid
 }
+
+// StartPiped is Start with the child's stdin and stdout as pipes the
+// caller keeps (a server speaking a protocol over its stdio): in writes
+// to the child, out reads what it prints. s.Stdin and s.Stdout are
+// ignored. On failure every pipe end is closed.
+func StartPiped(ctx context.Context, s Spec) (p *Process, in, out *os.File, err error) {
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		inR.Close()
+		inW.Close()
+		return nil, nil, nil, err
+	}
+	s.Stdin, s.Stdout = inR, outW
+	p, err = Start(ctx, s)
+	inR.Close() // the child holds its ends now
+	outW.Close()
+	if err != nil {
+		inW.Close()
+		outR.Close()
+		return nil, nil, nil, err
+	}
+	return p, inW, outR, nil
+}

@@ -276,16 +276,6 @@ func (c *Client) Save(path string) error {
 	return c.conn.Notify("textDocument/didSave", map[string]any{"textDocument": map[string]any{"uri": URI(path)}})
 }
 
-// CloseDoc sends didClose and forgets the document.
-func (c *Client) CloseDoc(path string) error {
-	uri := URI(path)
-	c.mu.Lock()
-	delete(c.versions, uri)
-	delete(c.sums, uri)
-	c.mu.Unlock()
-	return c.conn.Notify("textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": uri}})
-}
-
 // Diagnostics is what the server last published for path.
 func (c *Client) Diagnostics(path string) []WireDiagnostic {
 	c.mu.Lock()
@@ -308,17 +298,6 @@ func Convert(root, path, text string, ds []WireDiagnostic) []Diagnostic {
 	for _, d := range ds {
 		line, col := FromLSP(text, d.Range.Start)
 		out = append(out, Diagnostic{Path: Rel(root, path), Line: line, Col: col, Severity: d.Severity, Message: d.Message, Source: d.Source})
-	}
-	return out
-}
-
-// AllDiagnostics is what the server last published, by path.
-func (c *Client) AllDiagnostics() map[string][]WireDiagnostic {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	out := map[string][]WireDiagnostic{}
-	for uri, p := range c.diags {
-		out[PathOf(uri)] = p.diags
 	}
 	return out
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 )
@@ -334,14 +333,4 @@ func (c *Client) Settle(ctx context.Context, quiet time.Duration) {
 			return
 		}
 	}
-}
-
-// Sorted are the paths of a diagnostics map in order.
-func Sorted(m map[string][]WireDiagnostic) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }

@@ -49,22 +49,13 @@ type server struct {
 // its whole environment. The server is stopped when the test ends.
 func startServer(t *testing.T, root, home string, env []string, bin string, args ...string) *server {
 	t.Helper()
-	inR, inW, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	outR, outW, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
 	s := &server{exited: make(chan struct{}), trace: &lockedBuffer{}, stderr: &lockedBuffer{}}
-	s.proc, err = childproc.Start(context.Background(), childproc.Spec{Path: bin, Args: append([]string{bin}, args...), Dir: root, Env: env,
-		Stdin: inR, Stdout: outW, Stderr: s.stderr, Sandbox: childproc.Sandbox{Write: []string{root, home}}})
-	inR.Close()
-	outW.Close()
+	proc, inW, outR, err := childproc.StartPiped(context.Background(), childproc.Spec{Path: bin, Args: append([]string{bin}, args...), Dir: root, Env: env,
+		Stderr: s.stderr, Sandbox: childproc.Sandbox{Write: []string{root, home}}})
 	if err != nil {
 		t.Fatal(err)
 	}
+	s.proc = proc
 	go func() {
 		s.proc.Wait()
 		close(s.exited)

@@ -60,28 +60,15 @@ type Server struct {
 // ctx. On failure the process is ended and the error carries the end of
 // its stderr.
 func Start(ctx context.Context, s Spec) (*Server, error) {
-	inR, inW, err := os.Pipe()
-	if err != nil {
-		return nil, err
-	}
-	outR, outW, err := os.Pipe()
-	if err != nil {
-		inR.Close()
-		inW.Close()
-		return nil, err
-	}
 	life, stop := context.WithCancel(context.Background())
-	srv := &Server{spec: s, stop: stop, stderr: childproc.NewSyncHeadTail(MaxStderr), in: inW, exited: make(chan struct{})}
-	srv.proc, err = childproc.Start(life, childproc.Spec{Path: s.Path, Args: s.Argv, Dir: s.Dir, Env: s.Env,
-		Stdin: inR, Stdout: outW, Stderr: srv.stderr, Owner: s.Owner, Sandbox: s.Sandbox})
-	inR.Close()
-	outW.Close()
+	srv := &Server{spec: s, stop: stop, stderr: childproc.NewSyncHeadTail(MaxStderr), exited: make(chan struct{})}
+	proc, in, outR, err := childproc.StartPiped(life, childproc.Spec{Path: s.Path, Args: s.Argv, Dir: s.Dir, Env: s.Env,
+		Stderr: srv.stderr, Owner: s.Owner, Sandbox: s.Sandbox})
 	if err != nil {
 		stop()
-		inW.Close()
-		outR.Close()
 		return nil, fmt.Errorf("start %s: %w", s.Path, err)
 	}
+	srv.proc, srv.in = proc, in
 	go func() {
 		err := srv.proc.Wait()
 		srv.proc.Stop() // what it left running goes with it
@@ -93,7 +80,7 @@ func Start(ctx context.Context, s Spec) (*Server, error) {
 		outR.Close()
 		close(srv.exited)
 	}()
-	srv.Client = NewClient(outR, deadlineWriter{inW}, s.Settings)
+	srv.Client = NewClient(outR, deadlineWriter{srv.in}, s.Settings)
 	if err := srv.Client.Initialize(ctx, s.Root, s.InitOptions); err != nil {
 		select { // a server that exits at once says why by its status
 		case <-srv.exited:

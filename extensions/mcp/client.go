@@ -17,7 +17,6 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"os"
 	"sync"
 	"time"
 
@@ -154,25 +153,11 @@ func (c *Conn) transport() (mcp.Transport, error) {
 // startProcess starts the stdio server in its own process group, its
 // stdin and stdout being the MCP connection.
 func (c *Conn) startProcess() (mcp.Transport, error) {
-	inR, inW, err := os.Pipe()
-	if err != nil {
-		return nil, err
-	}
-	outR, outW, err := os.Pipe()
-	if err != nil {
-		inR.Close()
-		inW.Close()
-		return nil, err
-	}
 	life, stop := context.WithCancel(context.Background())
-	proc, err := childproc.Start(life, childproc.Spec{Path: c.spec.Path, Args: c.spec.Argv, Dir: c.spec.Dir, Env: c.spec.Env,
-		Stdin: inR, Stdout: outW, Stderr: c.stderr, Owner: c.spec.Owner, Sandbox: c.spec.Sandbox})
-	inR.Close()
-	outW.Close()
+	proc, inW, outR, err := childproc.StartPiped(life, childproc.Spec{Path: c.spec.Path, Args: c.spec.Argv, Dir: c.spec.Dir, Env: c.spec.Env,
+		Stderr: c.stderr, Owner: c.spec.Owner, Sandbox: c.spec.Sandbox})
 	if err != nil {
 		stop()
-		inW.Close()
-		outR.Close()
 		return nil, fmt.Errorf("start %s: %w", c.spec.Path, err)
 	}
 	c.proc, c.stop, c.reaped = proc, stop, make(chan struct{})
