@@ -22,6 +22,9 @@ type Active struct {
 	// The userConfig values its hooks and servers get: all in the
 	// environment, the non-sensitive ones for ${user_config.KEY}.
 	OptionEnv, OptionArgv map[string]string
+	// Unconfined: the user chose to run its hooks and servers without the
+	// sandbox (Manager.SetUnconfined), for what they trust of it now.
+	Unconfined bool
 }
 
 // Servers are the MCP servers of x that would start (not inactive).
@@ -124,7 +127,7 @@ func (m *Manager) buildActive(ctx context.Context, old map[versionKey]*manifest.
 		}
 		out = append(out, Active{ID: e.ID, Label: displayName(pkg.Manifest), Pkg: pkg, Commit: e.ActiveCommit,
 			Dir: m.store.versionDir(e.ID, e.ActiveCommit), Data: m.store.dataDir(e.ID),
-			OptionEnv: env, OptionArgv: argv})
+			OptionEnv: env, OptionArgv: argv, Unconfined: m.unconfined(ctx, e)})
 	}
 	return out, pkgs, ok
 }

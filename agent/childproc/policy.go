@@ -18,7 +18,9 @@ import (
 // the usual devices.
 type Sandbox struct {
 	// Unconfined runs the child with the user's full access. Only an
-	// explicit choice of the user sets it (agentdesk run --unconfined).
+	// explicit choice of the user sets it: "Run unconfined" on one
+	// command's approval, agentdesk run --unconfined, or an extension's
+	// "Run unconfined…" (agentdesk ext sandbox ID off).
 	Unconfined bool
 	// Write are the folders (or files) the child may change: the project,
 	// an extension's data folder. Withheld paths beneath them stay closed.
