@@ -38,7 +38,7 @@ var readOnlyExt = map[string]bool{"list": true, "show": true, "check": true}
 
 func cmdExt(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		fmt.Fprint(stderr, "agentdesk ext: expected a subcommand: install, list, show, enable, disable, check, update, rollback, uninstall, review\n")
+		fmt.Fprint(stderr, "agentdesk ext: expected a subcommand: install, list, show, enable, disable, check, update, rollback, uninstall, review, sandbox\n")
 		return 2
 	}
 	ctx, stop := notifyShutdown(context.Background())
@@ -87,6 +87,7 @@ func (x *extCLI) dispatch(ctx context.Context, sub string, rest []string) error 
 		"rollback":  {nil, nil, x.rollback},
 		"uninstall": {nil, []string{"yes"}, x.uninstall},
 		"review":    {nil, []string{"yes"}, x.review},
+		"sandbox":   {nil, []string{"yes"}, x.sandbox},
 	}
 	cmd, ok := cmds[sub]
 	if !ok {
@@ -264,6 +265,9 @@ func (x *extCLI) printInfo(i extensions.Info) {
 	}
 	if i.Plugin != "" {
 		fmt.Fprintf(x.out, "  plugin:   %s of that marketplace, from %s\n", i.Plugin, i.PluginSource)
+	}
+	if i.Unconfined {
+		fmt.Fprintf(x.out, "  sandbox:  runs unconfined, as you chose (agentdesk ext sandbox %s on)\n", i.ID)
 	}
 	if i.Description != "" {
 		fmt.Fprintf(x.out, "  %s\n", i.Description)
@@ -645,6 +649,33 @@ func (x *extCLI) review(ctx context.Context, a cmdArgs) error {
 	fmt.Fprintf(x.out, "accepted %d tools of %s; they are offered from the next prompt on\n", n, safetext.Strip(id))
 	if n < len(pending) {
 		fmt.Fprintf(x.out, "%d changed again meanwhile and still wait: run agentdesk ext review %s again\n", len(pending)-n, safetext.Strip(id))
+	}
+	return nil
+}
+
+// sandbox confines an extension's hooks and servers again (on) or, after
+// asking, lets them run with the user's full access (off): the card's
+// "Run unconfined…".
+func (x *extCLI) sandbox(ctx context.Context, a cmdArgs) error {
+	if len(a.pos) != 2 || (a.pos[1] != "on" && a.pos[1] != "off") {
+		return usageError{"usage: agentdesk ext sandbox ID on|off [--yes]"}
+	}
+	id, on := a.pos[0], a.pos[1] == "on"
+	if !on {
+		fmt.Fprintf(x.errOut, "%s's hooks, MCP servers and LSP servers will run with your full access: they can read your SSH keys, "+
+			"cloud credentials and browser profiles, AgentDesk's database, and write anywhere in your home folder, "+
+			"until you run `agentdesk ext sandbox %s on` or an update changes what it runs.\n", safetext.Strip(id), safetext.Strip(id))
+		if !a.bools["yes"] && !x.confirm("Run it unconfined?") {
+			return errors.New("not changed: it stays confined")
+		}
+	}
+	if _, err := x.m.SetUnconfined(ctx, id, !on); err != nil {
+		return err
+	}
+	if on {
+		fmt.Fprintf(x.out, "%s is confined again\n", safetext.Strip(id))
+	} else {
+		fmt.Fprintf(x.out, "%s runs unconfined from its next hook or server start\n", safetext.Strip(id))
 	}
 	return nil
 }

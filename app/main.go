@@ -42,6 +42,8 @@ Usage:
   agentdesk ext rollback ID
   agentdesk ext uninstall ID [--yes]
   agentdesk ext review ID [--yes]
+  agentdesk ext sandbox ID on|off [--yes]
+                                 off lets its hooks and servers run unconfined (asks first)
   agentdesk project show [DIR] [--json]
                                  the folder's own Claude Code settings and their trust
   agentdesk project trust [DIR] [--yes]

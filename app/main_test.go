@@ -62,6 +62,11 @@ var (
 	buildErr  error
 )
 
+// buildEnv is the environment the test binary started with: the build
+// must not follow a test's planted HOME (it would find an empty module
+// and build cache there).
+var buildEnv = os.Environ()
+
 // agentdeskBinary builds the real binary once per test run.
 func agentdeskBinary(t *testing.T) string {
 	t.Helper()
@@ -72,7 +77,9 @@ func agentdeskBinary(t *testing.T) string {
 			return
 		}
 		binPath = filepath.Join(dir, "agentdesk")
-		out, err := exec.Command("go", "build", "-tags", "migrated_fynedo", "-o", binPath, ".").CombinedOutput()
+		build := exec.Command("go", "build", "-tags", "migrated_fynedo", "-o", binPath, ".")
+		build.Env = buildEnv
+		out, err := build.CombinedOutput()
 		if err == nil { // the sandbox's re-exec beside it, as `make build` and the package put it
 			out, err = exec.Command("cc", "-O2", "-static", "-o", filepath.Join(dir, childproc.HelperName),
 				filepath.Join("..", "agent", "childproc", "sandboxexec", "sandbox-exec.c")).CombinedOutput()
