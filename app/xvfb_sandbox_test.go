@@ -18,7 +18,7 @@ import (
 // it gets "Permission denied" and the sandbox's note, and no byte of the
 // key reaches the model. Preferences → Advanced then shows the sandbox's
 // state (bin/artifacts/approval-unconfined-xvfb.png,
-// sandbox-denied-xvfb.png, advanced-sandbox-xvfb.png).
+// sandbox-denied-xvfb.png, advanced-sandbox-xvfb.png; copies in docs/screenshots).
 func TestXvfbSandbox(t *testing.T) {
 	if confined, why := childproc.SandboxStatus(); !confined {
 		t.Skip(why)
