@@ -174,3 +174,45 @@ func (m *Manager) addToolSwitches(ctx context.Context, info *Info) {
 		slices.Sort(s.ToolsOff)
 	}
 }
+
+// ErrNotEnabled: the scope of a disabled extension is set by enabling it.
+var ErrNotEnabled = errors.New("is not enabled")
+
+// AddProject makes the enabled id active in project: one enabled
+// everywhere becomes enabled only there, one enabled in other projects
+// gets project added. It changes where, never what, is trusted, so it
+// asks for no trust: a disabled extension or one waiting for review →
+// ErrNotEnabled (enable it through the trust prompt, EnableIn).
+func (m *Manager) AddProject(ctx context.Context, id, project string) (Info, error) {
+	return m.rescope(ctx, id, func(was []string) []string {
+		if len(was) == 0 {
+			return []string{project}
+		}
+		if slices.Contains(was, project) {
+			return was
+		}
+		return append(slices.Clone(was), project)
+	})
+}
+
+// EnableEverywhere makes the enabled id active in every project, as
+// Enable does, without asking for trust again (ErrNotEnabled as for
+// AddProject).
+func (m *Manager) EnableEverywhere(ctx context.Context, id string) (Info, error) {
+	return m.rescope(ctx, id, func([]string) []string { return nil })
+}
+
+func (m *Manager) rescope(ctx context.Context, id string, scope func(was []string) []string) (Info, error) {
+	defer m.lockOp(id)()
+	_, _, err := m.db.UpdateExtension(ctx, id, nil, func(row *storage.Extension) error {
+		if !row.Enabled || row.ReviewReason != "" {
+			return fmt.Errorf("%s %w: enable it first", id, ErrNotEnabled)
+		}
+		row.Projects = scope(row.Projects)
+		return nil
+	})
+	if err != nil {
+		return Info{}, notInstalled(id, err)
+	}
+	return m.Show(ctx, id)
+}
