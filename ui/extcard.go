@@ -70,6 +70,9 @@ func (p *extensionsPane) card(info extensions.Info) fyne.CanvasObject {
 	if msg := p.cardMessage(info, st); msg != nil {
 		body.Add(msg)
 	}
+	if scope := p.scopeSection(info, st); scope != nil {
+		body.Add(scope)
+	}
 	if servers := p.mcpSection(info, st); servers != nil {
 		body.Add(servers)
 	}
