@@ -46,7 +46,20 @@ func TestExtEnabledPerProject(t *testing.T) {
 		t.Errorf("project B's request has the skill of an extension enabled only in A")
 	}
 
+	// B's settings ask for the plugin: proposed, with the command, never enabled.
+	os.MkdirAll(filepath.Join(b, ".claude"), 0o755)
+	os.WriteFile(filepath.Join(b, ".claude", "settings.json"), []byte(`{"enabledPlugins": {"scoped@market": true, "absent@market": true}}`), 0o644)
+	if out := c.ok("project", "show", b); !strings.Contains(out, "This project asks for plugins scoped") ||
+		!strings.Contains(out, "agentdesk ext enable scoped --project "+b) || !strings.Contains(out, "not installed: absent@market") {
+		t.Errorf("project show does not propose the plugin:\n%s", out)
+	}
+	if got := c.show("scoped").EnabledProjects; !reflect.DeepEqual(got, []string{a}) {
+		t.Fatalf("the proposal changed where it is enabled: %v", got)
+	}
 	c.ok("ext", "enable", "scoped", "--project", b, "--yes")
+	if out := c.ok("project", "show", b); strings.Contains(out, "asks for plugins scoped") {
+		t.Errorf("still proposed once enabled in B:\n%s", out)
+	}
 	if got := c.show("scoped").EnabledProjects; !reflect.DeepEqual(got, []string{a, b}) {
 		t.Fatalf("after adding B: enabled_projects = %v", got)
 	}
