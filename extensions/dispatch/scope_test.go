@@ -119,3 +119,36 @@ func TestSwitchedOffToolIsNotOnToolSearch(t *testing.T) {
 		t.Error("the switched-off tool was offered after tool_search")
 	}
 }
+
+// The language servers of an extension enabled only in project A cover
+// A's files, not B's, and reading a file of B starts none.
+func TestLanguageServersOnlyInTheirProject(t *testing.T) {
+	e := newTestEnv(t, map[string]*gittest.Repo{"gopls-lsp": repo(t, lspPlugin("gopls"))})
+	info := e.install("gopls-lsp", "")
+	a, b := t.TempDir(), t.TempDir()
+	a, _ = filepath.EvalSymlinks(a)
+	b, _ = filepath.EvalSymlinks(b)
+	for _, dir := range []string{a, b} {
+		os.WriteFile(filepath.Join(dir, "main.go"), []byte("package main\n"), 0o644)
+	}
+	tr, err := e.m.TrustPrompt(context.Background(), info.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.m.EnableIn(context.Background(), info.ID, tr.Hash, a); err != nil {
+		t.Fatal(err)
+	}
+	d := e.newDispatcher(testPATH)
+	ctx := context.Background()
+	if !d.Covers(ctx, a) || d.Covers(ctx, b) {
+		t.Fatalf("covers A %v, B %v; want only A", d.Covers(ctx, a), d.Covers(ctx, b))
+	}
+	d.FileRead(ctx, b, filepath.Join(b, "main.go"), "package main\n")
+	live, err := liveShow(ctx, e.m, d, info.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := live.LSPServers[0].State; st != extensions.LSPNotStarted {
+		t.Errorf("after reading a file of B its language server is %s, want not started", st)
+	}
+}
