@@ -2,6 +2,8 @@ package ui
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -9,6 +11,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/agentdesk/agentdesk/agent/skills"
 	"github.com/agentdesk/agentdesk/extensions"
 	"github.com/agentdesk/agentdesk/extensions/gittest"
 )
@@ -142,5 +145,45 @@ func TestCardToolSwitches(t *testing.T) {
 	p.waitText("Tools of search: 3, all on")
 	if info, _ := p.exts.Show(t.Context(), "notes"); len(info.MCPServers[0].ToolsOff) != 0 {
 		t.Fatalf("tools off after on: %q", info.MCPServers[0].ToolsOff)
+	}
+}
+
+// Two projects in one home, in the window: enabled only in the first,
+// the extension's card in the second offers Add this project and its
+// skill is not in the second's catalog; adding it brings the skill.
+func TestWindowTwoProjectsOneHome(t *testing.T) {
+	r := gittest.Single(t, gittest.Plugin("plain", "", true))
+	server := gittest.Serve(t, map[string]*gittest.Repo{"plain": r})
+	h := newHarness(t, harnessOptions{managerOpts: []extensions.Option{extensions.WithHTTPClient(server.Client)}})
+	if _, err := h.exts.Install(t.Context(), server.URL+"/plain.git", "", nil); err != nil {
+		t.Fatal(err)
+	}
+	u := h.open(true)
+	first := u.chat.project.Path
+	tr, _ := h.exts.TrustPrompt(t.Context(), "plain")
+	if _, err := h.exts.EnableIn(t.Context(), "plain", tr.Hash, first); err != nil {
+		t.Fatal(err)
+	}
+	second := filepath.Join(filepath.Dir(h.project), "second")
+	os.MkdirAll(second, 0o755)
+	u.chat.openFolder(second)
+	h.loop.waitFor(t, "the second project", func() bool { return strings.HasSuffix(u.chat.project.Path, "second") })
+	second = u.chat.project.Path
+	hasSkill := func(dir string) bool {
+		return slices.ContainsFunc(h.agent.Catalog(dir).Skills, func(s skills.Skill) bool { return s.Name == "plain-skill" })
+	}
+	if !hasSkill(first) || hasSkill(second) {
+		t.Fatalf("skill in the first project %v, in the second %v: want only the first", hasSkill(first), hasSkill(second))
+	}
+	u.ShowPreferences(sectionExtensions)
+	p := &paneEnv{harness: h, pane: u.prefs.ext, win: u.prefs.win}
+	p.waitText("Add this project")
+	if r := p.radio(); r.Selected != scopeChosen {
+		t.Errorf("in the second project the choice is %q, want %q", r.Selected, scopeChosen)
+	}
+	p.tap("Add this project")
+	p.waitText("Enabled in: only these projects (2)")
+	if !hasSkill(second) {
+		t.Error("added to the second project, its skill is still not in its catalog")
 	}
 }
