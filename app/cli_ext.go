@@ -298,6 +298,9 @@ func (x *extCLI) printInfo(i extensions.Info) {
 		if c := sv.CollisionText(); c != "" {
 			fmt.Fprintf(x.out, "       %s\n", c)
 		}
+		if len(sv.ToolsOff) > 0 {
+			fmt.Fprintf(x.out, "       switched off (never offered): %s\n", strings.Join(sv.ToolsOff, ", "))
+		}
 	}
 	if n := len(i.PendingTools); n > 0 {
 		fmt.Fprintf(x.out, "  %d MCP tools changed since you trusted it and are withheld: agentdesk ext review %s\n", n, i.ID)

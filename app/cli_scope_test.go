@@ -104,6 +104,9 @@ func TestExtToolSwitch(t *testing.T) {
 	if got := c.show("fixture").MCPServers[0].ToolsOff; !reflect.DeepEqual(got, []string{"echo"}) {
 		t.Fatalf("tools_off = %v", got)
 	}
+	if out := c.ok("ext", "show", "fixture"); !strings.Contains(out, "switched off (never offered): echo") {
+		t.Errorf("ext show does not name the switched-off tool:\n%s", out)
+	}
 	c.ok("ext", "tool", "fixture", "never", "echo", "on")
 	if got := c.show("fixture").MCPServers[0].ToolsOff; len(got) != 0 {
 		t.Fatalf("tools_off after on = %v", got)
