@@ -2,6 +2,9 @@
 SHELL  := /bin/bash
 GO      ?= go
 BIN     := bin/agentdesk
+# The re-exec that confines every child (agent/childproc), beside the binary.
+HELPER  := bin/agentdesk-sandbox
+CC      ?= cc
 TAGS    := migrated_fynedo
 FYNE    := bin/fyne
 FYNE_TOOLS_VERSION := v1.7.4
@@ -19,8 +22,12 @@ all: build
 deps:
 	@./packaging/deps.sh
 
-build: deps
+build: deps $(HELPER)
 	$(GO) build -tags $(TAGS) -o $(BIN) ./app
+
+$(HELPER): agent/childproc/sandboxexec/sandbox-exec.c
+	@mkdir -p bin
+	$(CC) -O2 -static -Wall -Wextra -Werror -o $@ $<
 
 run: build
 	./$(BIN)

@@ -73,6 +73,10 @@ func agentdeskBinary(t *testing.T) string {
 		}
 		binPath = filepath.Join(dir, "agentdesk")
 		out, err := exec.Command("go", "build", "-tags", "migrated_fynedo", "-o", binPath, ".").CombinedOutput()
+		if err == nil { // the sandbox's re-exec beside it, as `make build` and the package put it
+			out, err = exec.Command("cc", "-O2", "-static", "-o", filepath.Join(dir, childproc.HelperName),
+				filepath.Join("..", "agent", "childproc", "sandboxexec", "sandbox-exec.c")).CombinedOutput()
+		}
 		if err != nil {
 			buildErr = err
 			binPath = string(out)

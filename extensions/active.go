@@ -22,6 +22,9 @@ type Active struct {
 	// The userConfig values its hooks and servers get: all in the
 	// environment, the non-sensitive ones for ${user_config.KEY}.
 	OptionEnv, OptionArgv map[string]string
+	// Unconfined: the user chose to run its hooks and servers without the
+	// sandbox (Manager.SetUnconfined), for what they trust of it now.
+	Unconfined bool
 	// Projects are the canonical folders it is active in; none:
 	// everywhere (see In).
 	Projects []string
@@ -136,7 +139,7 @@ func (m *Manager) buildActive(ctx context.Context, old map[versionKey]*manifest.
 		}
 		out = append(out, Active{ID: e.ID, Label: displayName(pkg.Manifest), Pkg: pkg, Commit: e.ActiveCommit,
 			Dir: m.store.versionDir(e.ID, e.ActiveCommit), Data: m.store.dataDir(e.ID),
-			OptionEnv: env, OptionArgv: argv, Projects: e.Projects, ToolsOff: off[e.ID]})
+			OptionEnv: env, OptionArgv: argv, Unconfined: m.unconfined(ctx, e), Projects: e.Projects, ToolsOff: off[e.ID]})
 	}
 	return out, pkgs, ok
 }

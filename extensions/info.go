@@ -55,10 +55,13 @@ type Info struct {
 	// appeared) after the user trusted the extension, until reviewed.
 	PendingTools []PendingTool `json:"pending_tools"`
 	LSPServers   []LSPServer   `json:"lsp_servers"`
-	Diagnostics  []string      `json:"diagnostics"`
-	LastError    string        `json:"last_error"`
-	ReviewReason string        `json:"review_reason,omitempty"`
-	RecentRuns   []Run         `json:"recent_runs,omitempty"`
+	// Unconfined: its hooks and servers run without the sandbox, as the
+	// user chose for what they trust of it now (Manager.SetUnconfined).
+	Unconfined   bool     `json:"unconfined"`
+	Diagnostics  []string `json:"diagnostics"`
+	LastError    string   `json:"last_error"`
+	ReviewReason string   `json:"review_reason,omitempty"`
+	RecentRuns   []Run    `json:"recent_runs,omitempty"`
 	// Options are the settings the plugin asks for (userConfig), sensitive
 	// values masked.
 	Options     []OptionValue `json:"options,omitempty"`
@@ -225,6 +228,7 @@ func (m *Manager) load(ctx context.Context, e storage.Extension, withRuns bool) 
 		info.Diagnostics = append(info.Diagnostics, err.Error())
 	}
 	info.Options = m.optionValues(ctx, e.ID, pkg)
+	info.Unconfined = info.Status == StatusEnabled && m.unconfined(ctx, e)
 	if _, _, missing := m.hookOptions(ctx, e.ID, pkg); len(missing) > 0 && info.Status == StatusEnabled {
 		info.Status, info.LastError = StatusError, missingOptionsText(e.ID, missing)
 	}

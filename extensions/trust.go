@@ -272,6 +272,7 @@ func (m *Manager) Uninstall(ctx context.Context, id string) error {
 			forgot = errors.Join(m.forgetOptions(ctx, id, pkg), m.forgetCredentials(id, pkg))
 		}
 	}
+	forgot = errors.Join(forgot, m.db.DeleteSettings(ctx, unconfinedSetting(id)))
 	err := m.withRegistryLock(func() error {
 		if err := m.db.DeleteExtension(ctx, id); err != nil {
 			return notInstalled(id, err)

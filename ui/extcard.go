@@ -81,6 +81,9 @@ func (p *extensionsPane) card(info extensions.Info) fyne.CanvasObject {
 	if servers := p.lspSection(info, st); servers != nil {
 		body.Add(servers)
 	}
+	if row := p.sandboxRow(info, st); row != nil {
+		body.Add(row)
+	}
 	body.Add(p.actions(info, st))
 	body.Add(p.details(info, st))
 	return &widget.Card{Title: info.Name, Subtitle: subtitle, Content: body}

@@ -44,3 +44,28 @@ func TestScreenshotAdvancedSandbox(t *testing.T) {
 	h.loop.runQueued()
 	capture(t, u.prefs.win, "advanced-sandbox.png")
 }
+
+// docs/screenshots/ext-unconfine-ask.png and ext-unconfined-card.png: an
+// extension's card asking before it runs unconfined, then warning that
+// it does (go test -tags 'migrated_fynedo screenshots' -run
+// TestScreenshotCardUnconfined ./ui/).
+func TestScreenshotCardUnconfined(t *testing.T) {
+	p := newPaneEnv(t, nil, nil)
+	p.install(p.server.URL + "/demo.git")
+	p.waitText("Review and enable")
+	p.tap("Review and enable")
+	p.waitText("Enable Demo?")
+	p.tap("Enable")
+	p.waitText("Confined: its hooks")
+	p.win.Resize(fyne.NewSize(1000, 760))
+	p.tap("Run unconfined…")
+	p.waitText("Run Demo unconfined?")
+	p.relayout(p.win)
+	p.loop.runQueued()
+	capture(t, p.win, "ext-unconfine-ask.png")
+	p.tap("Run unconfined")
+	p.waitText("⚠ Runs unconfined, as you chose")
+	p.relayout(p.win)
+	p.loop.runQueued()
+	capture(t, p.win, "ext-unconfined-card.png")
+}

@@ -1,9 +1,10 @@
 // Package childproc is AgentDesk's one supervisor for the processes it
 // starts on someone else's behalf: run_command's shell, extension hooks
 // and MCP servers. Each child is confined by a Landlock sandbox where the
-// kernel has one (see Sandbox): it starts through a re-exec of this very
-// binary (ExecCommand) that restricts itself and then execs the child, so
-// the app itself is never restricted. Each child leads its own process group (a job object on
+// kernel has one (see Sandbox): the app builds the child's Landlock
+// ruleset, and the child starts through a small re-exec (HelperName, or
+// this very binary with ExecCommand) that enforces it on itself and then
+// execs the child, so the app itself is never restricted. Each child leads its own process group (a job object on
 // Windows), so stopping it reaches everything it spawned; its output goes
 // to writers that never block (HeadTail, Head), so a chatty child cannot
 // hang on a full pipe; and it is stopped as a whole group: SIGTERM, then
@@ -23,6 +24,14 @@ import (
 	"sync"
 	"time"
 )
+
+// HelperName is the small program (sandboxexec/sandbox-exec.c) installed
+// next to the AgentDesk binary on Linux that enforces a child's Landlock
+// ruleset and execs it: what ExecCommand does, without a Go runtime
+// start or the GUI's libraries, so a confined start costs one small exec
+// more than an unconfined one. Without it, children start through
+// ExecCommand.
+const HelperName = "agentdesk-sandbox"
 
 // Grace is how long a terminated process group has between SIGTERM and
 // SIGKILL. It is also how long Wait waits, once the context has ended or

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/adrg/xdg"
 )
@@ -16,7 +18,9 @@ import (
 // the usual devices.
 type Sandbox struct {
 	// Unconfined runs the child with the user's full access. Only an
-	// explicit choice of the user sets it (agentdesk run --unconfined).
+	// explicit choice of the user sets it: "Run unconfined" on one
+	// command's approval, agentdesk run --unconfined, or an extension's
+	// "Run unconfined…" (agentdesk ext sandbox ID off).
 	Unconfined bool
 	// Write are the folders (or files) the child may change: the project,
 	// an extension's data folder. Withheld paths beneath them stay closed.
@@ -59,19 +63,19 @@ var devices = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/d
 // lives.
 const sharedMemory = "/dev/shm"
 
-// policy is a Sandbox resolved for one start. It travels as JSON to the
-// re-exec that applies it, so it holds only paths.
+// policy is a Sandbox resolved for one start, as paths; the app turns it
+// into the Landlock ruleset the re-exec enforces (policy.ruleset).
 type policy struct {
 	// Withheld paths are neither readable nor writable, unless Read or
 	// Write name them or something inside them.
-	Withheld []string `json:"withheld"`
+	Withheld []string
 	// Read and Write are granted as such, minus withheld paths beneath
 	// them.
-	Read  []string `json:"read,omitempty"`
-	Write []string `json:"write"`
+	Read  []string
+	Write []string
 	// Devices may be written and take ioctls (terminals).
-	Devices   []string `json:"devices"`
-	NoNetwork bool     `json:"noNetwork,omitempty"`
+	Devices   []string
+	NoNetwork bool
 }
 
 // grants are what the Landlock ruleset allows, path by path. List are
@@ -127,9 +131,8 @@ func newPolicy(s Sandbox, home, tmp string, own, env []string) policy {
 // and allowing every sibling on the way; whatever appears in those
 // folders after the walk stays closed.
 func (p policy) grants() grants {
-	withheld := resolved(p.Withheld)
-	g := grants{Devices: p.Devices}
-	g.Read = allBut("/", withheld, &g.List)
+	withheld, read, list := walkRoot(p.Withheld)
+	g := grants{Devices: p.Devices, Read: read, List: list}
 	for _, r := range p.Read {
 		g.Read = append(g.Read, allBut(r, withheld, &g.List)...)
 	}
@@ -137,6 +140,48 @@ func (p policy) grants() grants {
 		g.Write = append(g.Write, allBut(w, withheld, &g.List)...)
 	}
 	return g
+}
+
+// rootWalk keeps the last walk from / (the same for every child of one
+// withheld list) while none of the folders it walked through changed:
+// an entry added, removed or renamed in one changes its modification
+// time, and the walk is done again.
+var rootWalk struct {
+	mu         sync.Mutex
+	key        string
+	withheld   []string // resolved
+	read, list []string
+	stamps     []time.Time // of list
+}
+
+// walkRoot is the withheld paths resolved and the grants of / without
+// them, from rootWalk when it still holds. The slices are the caller's.
+func walkRoot(paths []string) (withheld, read, list []string) {
+	key := strings.Join(paths, "\x00")
+	w := &rootWalk
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.key != key || !unchanged(w.list, w.stamps) {
+		w.withheld = resolved(paths)
+		w.list = nil
+		w.read = allBut("/", w.withheld, &w.list)
+		w.key, w.stamps = key, stamps(w.list)
+	}
+	return slices.Clone(w.withheld), slices.Clone(w.read), slices.Clone(w.list)
+}
+
+func stamps(dirs []string) []time.Time {
+	out := make([]time.Time, len(dirs))
+	for i, d := range dirs {
+		if info, err := os.Lstat(d); err == nil {
+			out[i] = info.ModTime()
+		}
+	}
+	return out
+}
+
+func unchanged(dirs []string, was []time.Time) bool {
+	return slices.EqualFunc(stamps(dirs), was, time.Time.Equal)
 }
 
 // allBut returns paths that together cover root except the withheld

@@ -195,3 +195,34 @@ func TestWithholds(t *testing.T) {
 		}
 	}
 }
+
+// The walk from / is kept between children, but an entry added to a
+// folder it walked through (the home, ~/.config) after it is seen by the
+// next child, and a withheld folder created later stays withheld.
+func TestRootWalkFollowsTheFolders(t *testing.T) {
+	home := fakeHome(t)
+	before := testPolicy(home, Sandbox{}).grants()
+	added := filepath.Join(home, ".config", "newtool")
+	if err := os.WriteFile(added, []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(home, ".aws"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	after := testPolicy(home, Sandbox{}).grants()
+	if covers(before.Read, added) || !covers(after.Read, added) {
+		t.Errorf("a file added to ~/.config after the first walk: readable before %v, after %v; want false, true",
+			covers(before.Read, added), covers(after.Read, added))
+	}
+	if covers(after.Read, filepath.Join(home, ".aws", "credentials")) {
+		t.Error("~/.aws, created after the first walk, is readable")
+	}
+	again := testPolicy(home, Sandbox{}).grants()
+	if !slices.Equal(again.Read, after.Read) {
+		t.Errorf("an unchanged tree walks to other grants: %v, then %v", after.Read, again.Read)
+	}
+	again.Read[0] = "changed by a caller"
+	if testPolicy(home, Sandbox{}).grants().Read[0] == "changed by a caller" {
+		t.Error("callers share the kept walk's slices")
+	}
+}

@@ -1,13 +1,13 @@
 package childproc
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -21,18 +21,32 @@ import (
 
 // ExecCommand is the hidden first argument that makes any binary linking
 // this package (AgentDesk, and every test binary whose tests start
-// children) apply a sandbox policy to itself and exec the real child.
-// The check runs in this package's init, so before Fyne or a test's
-// TestMain does anything.
+// children) enforce the Landlock ruleset it is handed and exec the real
+// child, as HelperName does. The check runs in this package's init, so
+// before Fyne or a test's TestMain does anything.
 const ExecCommand = "__sandbox-exec"
 
-// policyVariable carries the JSON policy to the re-exec, which removes it
-// before the child starts.
-const policyVariable = "AGENTDESK_SANDBOX_POLICY"
-
 // statusFD is where the re-exec reports why the child did not start; a
-// successful exec closes it.
-const statusFD = 3
+// successful exec closes it. rulesetFD holds the Landlock ruleset the
+// parent built: the policy is decided and turned into rules here, in the
+// app, and only enforced in the re-exec.
+const (
+	statusFD  = 3
+	rulesetFD = 4
+)
+
+// helperPath is HelperName beside this executable, or "" without one.
+var helperPath = sync.OnceValue(func() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	p := filepath.Join(filepath.Dir(exe), HelperName)
+	if info, err := os.Stat(p); err != nil || !info.Mode().IsRegular() || info.Mode().Perm()&0o111 == 0 {
+		return ""
+	}
+	return p
+})
 
 func init() {
 	if len(os.Args) > 1 && os.Args[1] == ExecCommand {
@@ -67,10 +81,12 @@ func SandboxStatus() (confined bool, text string) {
 }
 
 // confinement is what one confined start holds: the child's private
-// temporary folder and the pipe on which the re-exec reports a failure.
+// temporary folder, the pipe on which the re-exec reports a failure, and
+// the program the child runs.
 type confinement struct {
 	tmp    string
 	status *os.File
+	target string
 }
 
 // confine rewrites cmd to start through the re-exec with s applied, or
@@ -90,23 +106,32 @@ func confine(cmd *exec.Cmd, s Sandbox) (*confinement, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: private temporary folder: %w", err)
 	}
-	c := &confinement{tmp: tmp}
+	c := &confinement{tmp: tmp, target: cmd.Path}
 	s, secrets := withUser(s, userFolders(), home)
-	raw, err := json.Marshal(newPolicy(s, home, tmp, append(agentdeskPaths(), secrets...), cmd.Env))
+	p := newPolicy(s, home, tmp, append(agentdeskPaths(), secrets...), cmd.Env)
+	fd, flags, err := p.ruleset()
 	if err != nil {
 		c.cleanup()
-		return nil, err
+		return nil, fmt.Errorf("sandbox: build the Landlock ruleset: %w", err)
 	}
+	ruleset := os.NewFile(uintptr(fd), "landlock-ruleset")
 	r, w, err := os.Pipe()
 	if err != nil {
+		ruleset.Close()
 		c.cleanup()
 		return nil, err
 	}
 	c.status = r
-	cmd.ExtraFiles = []*os.File{w}
-	cmd.Env = append(withoutVariable(cmd.Env, "TMPDIR"), "TMPDIR="+tmp, policyVariable+"="+string(raw))
-	cmd.Args = append([]string{"agentdesk", ExecCommand, cmd.Path}, cmd.Args...)
-	cmd.Path = "/proc/self/exe"
+	cmd.ExtraFiles = []*os.File{w, ruleset} // statusFD, rulesetFD
+	cmd.Env = append(withoutVariable(cmd.Env, "TMPDIR"), "TMPDIR="+tmp)
+	how := strconv.FormatUint(uint64(flags), 10)
+	if helper := helperPath(); helper != "" {
+		cmd.Args = append([]string{HelperName, how, cmd.Path}, cmd.Args...)
+		cmd.Path = helper
+	} else {
+		cmd.Args = append([]string{"agentdesk", ExecCommand, how, cmd.Path}, cmd.Args...)
+		cmd.Path = "/proc/self/exe"
+	}
 	return c, nil
 }
 
@@ -127,7 +152,7 @@ func (c *confinement) started(cmd *exec.Cmd) error {
 	if len(report) == 0 {
 		return nil
 	}
-	target := cmd.Args[2]
+	target := c.target
 	if n, err := strconv.Atoi(strings.TrimPrefix(string(report), "errno ")); err == nil {
 		return &fs.PathError{Op: "fork/exec", Path: target, Err: syscall.Errno(n)}
 	}
@@ -152,9 +177,9 @@ func (c *confinement) cleanup() {
 	}
 }
 
-// sandboxExec is the re-exec: args are the program and its argv. It
-// returns only if the child could not start, after saying why on
-// statusFD.
+// sandboxExec is the re-exec: args are the ruleset's flags, the program
+// and its argv. It returns only if the child could not start, after
+// saying why on statusFD.
 func sandboxExec(args []string) int {
 	status := os.NewFile(statusFD, "sandbox-status")
 	unix.CloseOnExec(statusFD)
@@ -169,24 +194,27 @@ func sandboxExec(args []string) int {
 }
 
 func restrictAndExec(args []string) error {
-	if len(args) < 1 {
+	if len(args) < 2 {
 		return errors.New("no program to run")
 	}
-	var p policy
-	if err := json.Unmarshal([]byte(os.Getenv(policyVariable)), &p); err != nil {
-		return fmt.Errorf("read the policy: %w", err)
+	flags, err := strconv.ParseUint(args[0], 10, 32)
+	if err != nil {
+		return fmt.Errorf("bad ruleset flags %s", args[0])
 	}
-	env := withoutVariable(os.Environ(), policyVariable)
-	argv := args[1:]
+	argv := args[2:]
 	if len(argv) == 0 {
-		argv = args[:1]
+		argv = args[1:2]
 	}
 	// Landlock confines the calling thread; the exec must come from it.
 	runtime.LockOSThread()
-	if err := restrict(p); err != nil {
-		return err
+	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+		return fmt.Errorf("no_new_privs: %w", err)
 	}
-	err := syscall.Exec(args[0], argv, env)
+	if err := ll.LandlockRestrictSelf(rulesetFD, uint32(flags)); err != nil {
+		return fmt.Errorf("apply the Landlock ruleset: %w", err)
+	}
+	unix.Close(rulesetFD)
+	err = syscall.Exec(args[1], argv, os.Environ())
 	var pathErr *fs.PathError
 	if errors.As(err, &pathErr) {
 		err = pathErr.Err
@@ -194,29 +222,20 @@ func restrictAndExec(args []string) error {
 	return err
 }
 
-// restrict applies p to this thread, as far as the kernel's Landlock
-// goes (best effort: an older kernel loses only the newer rules).
-func restrict(p policy) error {
+// ruleset builds p's Landlock ruleset in this process, for a child to
+// enforce (as far as the kernel's Landlock goes: an older kernel loses
+// only the newer rules). Building it restricts nothing here.
+func (p policy) ruleset() (fd int, flags uint32, err error) {
 	abi, _ := landlockABI()
 	cfg := landlock.Config{HandledAccessFS: landlock.V7.HandledAccessFS, Scoped: ll.ScopeSignal}
 	if p.NoNetwork {
 		cfg.HandledAccessNet = ll.AccessNetBindTCP | ll.AccessNetConnectTCP
 	}
-	fd, flags, err := cfg.BestEffort().NewRulesetFD(rules(p.grants(), abi)...)
-	if err != nil {
-		return fmt.Errorf("build the Landlock ruleset: %w", err)
+	fd, flags, err = cfg.BestEffort().NewRulesetFD(rules(p.grants(), abi)...)
+	if err == nil && fd < 0 {
+		err = errors.New("this kernel enforces none of the rules")
 	}
-	if fd < 0 {
-		return nil
-	}
-	defer unix.Close(fd)
-	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
-		return fmt.Errorf("no_new_privs: %w", err)
-	}
-	if err := ll.LandlockRestrictSelf(fd, flags); err != nil {
-		return fmt.Errorf("apply the Landlock ruleset: %w", err)
-	}
-	return nil
+	return fd, flags, err
 }
 
 // rules are g as Landlock rules: folders and files need different rights.

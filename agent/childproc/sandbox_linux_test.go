@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -26,7 +27,11 @@ func TestMain(m *testing.M) {
 	if dir := os.Getenv(spawnVariable); dir != "" {
 		os.Exit(spawnAndWait(dir))
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	if builtHelper.path != "" {
+		os.RemoveAll(filepath.Dir(builtHelper.path))
+	}
+	os.Exit(code)
 }
 
 func spawnAndWait(dir string) int {
@@ -40,6 +45,55 @@ func spawnAndWait(dir string) int {
 	}
 	time.Sleep(time.Hour)
 	return 0
+}
+
+// eachStarter runs test once with children started through the re-exec
+// of this binary and once through HelperName, compiled from its source
+// with the system's C compiler (the one cgo uses).
+func eachStarter(t *testing.T, test func(t *testing.T)) {
+	t.Run("re-exec", func(t *testing.T) {
+		useHelper(t, "")
+		test(t)
+	})
+	t.Run("helper", func(t *testing.T) {
+		useHelper(t, buildHelper(t))
+		test(t)
+	})
+}
+
+// useHelper makes confined starts go through helper ("": the re-exec).
+func useHelper(t *testing.T, helper string) {
+	old := helperPath
+	helperPath = func() string { return helper }
+	t.Cleanup(func() { helperPath = old })
+}
+
+var builtHelper = struct {
+	once sync.Once
+	path string
+	err  error
+}{}
+
+// buildHelper compiles sandboxexec/sandbox-exec.c once per test run.
+func buildHelper(t testing.TB) string {
+	t.Helper()
+	builtHelper.once.Do(func() {
+		dir, err := os.MkdirTemp("", "agentdesk-helper-")
+		if err != nil {
+			builtHelper.err = err
+			return
+		}
+		builtHelper.path = filepath.Join(dir, HelperName)
+		out, err := exec.Command("cc", "-O2", "-static", "-Wall", "-Wextra", "-Werror", "-o", builtHelper.path,
+			filepath.Join("sandboxexec", "sandbox-exec.c")).CombinedOutput()
+		if err != nil {
+			builtHelper.err = fmt.Errorf("cc: %v: %s", err, out)
+		}
+	})
+	if builtHelper.err != nil {
+		t.Fatal(builtHelper.err)
+	}
+	return builtHelper.path
 }
 
 func requireLandlock(t *testing.T) {
@@ -84,6 +138,10 @@ func runConfined(t *testing.T, dir string, s Sandbox, script string) (string, in
 
 func TestSandboxWithholdsSecretsAndTheHome(t *testing.T) {
 	requireLandlock(t)
+	eachStarter(t, testSandboxWithholdsSecretsAndTheHome)
+}
+
+func testSandboxWithholdsSecretsAndTheHome(t *testing.T) {
 	home, project := plantedHome(t)
 	s := Sandbox{Write: []string{project}}
 	for _, c := range []struct {
@@ -177,23 +235,29 @@ func TestNoNetworkBlocksALoopbackConnect(t *testing.T) {
 // A program that cannot be executed fails Start as os/exec would say it.
 func TestConfinedStartFailureIsAnError(t *testing.T) {
 	requireLandlock(t)
-	missing := filepath.Join(t.TempDir(), "missing")
-	_, err := Start(context.Background(), Spec{Path: missing})
-	var pathErr *fs.PathError
-	if !errors.As(err, &pathErr) || !errors.Is(err, syscall.ENOENT) {
-		t.Fatalf("Start = %v, want a not-found path error", err)
-	}
+	eachStarter(t, func(t *testing.T) {
+		missing := filepath.Join(t.TempDir(), "missing")
+		_, err := Start(context.Background(), Spec{Path: missing})
+		var pathErr *fs.PathError
+		if !errors.As(err, &pathErr) || !errors.Is(err, syscall.ENOENT) || pathErr.Path != missing {
+			t.Fatalf("Start = %v, want a not-found path error for %s", err, missing)
+		}
+	})
 }
 
-// The child does not see the policy, and its TMPDIR is private and gone
+// The child sees neither the status pipe nor the ruleset, and its TMPDIR is private and gone
 // once it was stopped.
 func TestPolicyStaysWithTheReExec(t *testing.T) {
 	requireLandlock(t)
+	eachStarter(t, testPolicyStaysWithTheReExec)
+}
+
+func testPolicyStaysWithTheReExec(t *testing.T) {
 	_, project := plantedHome(t)
-	out, _ := runConfined(t, project, Sandbox{}, `env | grep -c AGENTDESK_SANDBOX; echo "tmp=$TMPDIR"`)
+	out, _ := runConfined(t, project, Sandbox{}, `env | grep -c AGENTDESK_SANDBOX; for f in 3 4; do [ -e /proc/$$/fd/$f ] && echo "fd $f"; done; echo "tmp=$TMPDIR"`)
 	tmp := strings.TrimSpace(out[strings.Index(out, "tmp=")+4:])
-	if !strings.HasPrefix(out, "0\n") || tmp == "" {
-		t.Fatalf("the child saw the policy or no TMPDIR: %s", out)
+	if !strings.HasPrefix(out, "0\ntmp=") || tmp == "" {
+		t.Fatalf("the child saw a sandbox variable, holds the status pipe or the ruleset, or has no TMPDIR: %s", out)
 	}
 	if _, err := os.Stat(tmp); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("the private TMPDIR %s is left behind (%v)", tmp, err)

@@ -531,7 +531,7 @@ func (d *Dispatcher) runHook(ctx context.Context, x extensions.Active, h manifes
 	}
 	started := time.Now()
 	res := hookrun.Run(ctx, hookrun.Spec{Argv: argv, Dir: c.project, Env: env, Stdin: c.stdin(), Timeout: timeout, Owner: x.ID, Linger: d.linger,
-		Sandbox: childproc.Sandbox{Write: []string{c.project, x.Data}, Read: []string{x.Dir, c.transcript}}})
+		Sandbox: childproc.Sandbox{Unconfined: x.Unconfined, Write: []string{c.project, x.Data}, Read: []string{x.Dir, c.transcript}}})
 	if h.IgnoreExit {
 		var f *hookrun.Failure
 		if errors.As(res.Err, &f) && f.Kind == hookrun.ExitStatus {

@@ -85,3 +85,37 @@ func TestMCPServerIsConfined(t *testing.T) {
 		t.Errorf("result %q, want the server's permission denied", got)
 	}
 }
+
+// "Run unconfined" on one extension's card lifts the sandbox for its
+// server only while chosen: the server is restarted at once, reads the
+// key, and is confined again when the choice is taken back.
+func TestUnconfinedExtensionReadsTheKeyUntilTakenBack(t *testing.T) {
+	if confined, why := childproc.SandboxStatus(); !confined {
+		t.Skip(why)
+	}
+	home := childproctest.PlantHome(t, map[string]string{".ssh/id_ed25519": "PRIVATE KEY BYTES"})
+	e := newMCPEnv(t, agent.AllowOnce)
+	s := e.session()
+	read := func() string {
+		e.model.Push(llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: "mcp__plugin_mcpfix_fix__read",
+			Args: `{"path":"` + filepath.Join(home, ".ssh/id_ed25519") + `"}`}}}, llmtest.Reply{Text: "done"})
+		return toolResult(e.send(s, "read the key"))
+	}
+	if got := read(); strings.Contains(got, "PRIVATE KEY") {
+		t.Fatalf("confined by default, but the key reached the tool result: %q", got)
+	}
+	ctx := context.Background()
+	info, err := e.m.SetUnconfined(ctx, "mcpfix", true)
+	if err != nil || !info.Unconfined {
+		t.Fatalf("SetUnconfined(on) = %+v, %v", info.Unconfined, err)
+	}
+	if got := read(); !strings.Contains(got, "PRIVATE KEY") {
+		t.Fatalf("chosen to run unconfined, but the server still could not read the key: %q", got)
+	}
+	if info, err = e.m.SetUnconfined(ctx, "mcpfix", false); err != nil || info.Unconfined {
+		t.Fatalf("SetUnconfined(off) = %+v, %v", info.Unconfined, err)
+	}
+	if got := read(); strings.Contains(got, "PRIVATE KEY") {
+		t.Fatalf("confined again, but the key reached the tool result: %q", got)
+	}
+}

@@ -157,7 +157,7 @@ func (h *LSP) starter(x extensions.Active, decl manifest.LSPServer, project stri
 			}
 		}
 		srv, err := lsp.Start(ctx, lsp.Spec{Path: path, Argv: launch.Argv, Dir: project, Env: env, Owner: x.ID,
-			Sandbox: childproc.Sandbox{Write: []string{project, x.Data}, Read: []string{x.Dir}},
+			Sandbox: childproc.Sandbox{Unconfined: x.Unconfined, Write: []string{project, x.Data}, Read: []string{x.Dir}},
 			Root:    root, InitOptions: decl.InitializationOptions, Settings: decl.Settings,
 			ShutdownTimeout: time.Duration(decl.ShutdownTimeoutMS) * time.Millisecond})
 		if err != nil {

@@ -289,7 +289,7 @@ func (h *MCP) spec(x extensions.Active, decl manifest.MCPServer, project string,
 		return spec, err
 	}
 	spec.Path, spec.Argv, spec.Env, spec.Owner = path, launch.Argv, env, x.ID
-	spec.Sandbox = childproc.Sandbox{Write: []string{x.Data}, Read: []string{x.Dir}}
+	spec.Sandbox = childproc.Sandbox{Unconfined: x.Unconfined, Write: []string{x.Data}, Read: []string{x.Dir}}
 	spec.Dir = x.Dir
 	if launch.Cwd != "" {
 		spec.Dir = launch.Cwd
