@@ -33,9 +33,10 @@ const (
 )
 
 // SkillSource contributes skill roots beyond the user's and the
-// project's: the enabled extensions, in installation order.
+// project's: the extensions enabled in that project, in installation
+// order.
 type SkillSource interface {
-	SkillRoots() []skills.Root
+	SkillRoots(project string) []skills.Root
 }
 
 // Config wires an Agent.

@@ -144,7 +144,7 @@ func (s *Session) subagentStop(ctx context.Context, th *thread, system func() st
 // instructions, and only the SubagentStart context of enabled extensions.
 func (s *Session) childSystem(blocks []lifecycle.ContextBlock, def childDef) string {
 	enabled := map[string]bool{}
-	for _, id := range s.a.cfg.Lifecycle.Enabled() {
+	for _, id := range s.a.cfg.Lifecycle.Enabled(s.project) {
 		enabled[id] = true
 	}
 	var ext []lifecycle.ContextBlock

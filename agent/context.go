@@ -53,7 +53,7 @@ func (s *Session) Catalog() skills.Catalog {
 func (s *Session) system() string {
 	catalog := s.Catalog()
 	fit := s.fit(catalog, s.taskAgents()) // one budget with the task tool's agents
-	enabled := s.a.cfg.Lifecycle.Enabled()
+	enabled := s.a.cfg.Lifecycle.Enabled(s.project)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	blocks, _ := s.sessionBlocks(enabled)
@@ -90,7 +90,7 @@ func (s *Session) sessionStart(ctx context.Context, source string) {
 	for _, b := range res.Blocks {
 		s.keepSessionBlock(ctx, b)
 	}
-	enabled := s.a.cfg.Lifecycle.Enabled()
+	enabled := s.a.cfg.Lifecycle.Enabled(s.project)
 	s.mu.Lock()
 	_, dropped := s.sessionBlocks(enabled)
 	s.mu.Unlock()

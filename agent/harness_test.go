@@ -191,13 +191,13 @@ func (f *fakeLifecycle) SubagentStop(_ context.Context, ev lifecycle.SubagentSto
 	return lifecycle.Verdict{}
 }
 
-func (f *fakeLifecycle) Enabled() []string {
+func (f *fakeLifecycle) Enabled(string) []string {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return append([]string(nil), f.enabled...)
 }
 
-func (f *fakeLifecycle) SkillRoots() []skills.Root {
+func (f *fakeLifecycle) SkillRoots(string) []skills.Root {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return append([]skills.Root(nil), f.roots...)

@@ -470,7 +470,7 @@ func (a *Agent) skillRoots(project string) []skills.Root {
 		{Dir: projectSkillsDir(project), Source: "project"},
 	}
 	if a.cfg.Skills != nil {
-		roots = append(roots, a.cfg.Skills.SkillRoots()...)
+		roots = append(roots, a.cfg.Skills.SkillRoots(project)...)
 	}
 	return roots
 }
@@ -484,7 +484,7 @@ func (a *Agent) Catalog(project string) skills.Catalog { return skills.Build(a.s
 // that are enabled now.
 func (s *Session) messages(th *thread) []llm.Message {
 	enabled := map[string]bool{}
-	for _, id := range s.a.cfg.Lifecycle.Enabled() {
+	for _, id := range s.a.cfg.Lifecycle.Enabled(s.project) {
 		enabled[id] = true
 	}
 	s.mu.Lock()

@@ -15,6 +15,7 @@ import (
 	"github.com/agentdesk/agentdesk/agent/safetext"
 	"github.com/agentdesk/agentdesk/agent/skills"
 	"github.com/agentdesk/agentdesk/extensions"
+	"github.com/agentdesk/agentdesk/extensions/project"
 )
 
 // extCLI runs one `agentdesk ext` subcommand through the same Manager the
@@ -38,7 +39,7 @@ var readOnlyExt = map[string]bool{"list": true, "show": true, "check": true}
 
 func cmdExt(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		fmt.Fprint(stderr, "agentdesk ext: expected a subcommand: install, list, show, enable, disable, check, update, rollback, uninstall, review, sandbox\n")
+		fmt.Fprint(stderr, "agentdesk ext: expected a subcommand: install, list, show, enable, disable, tool, check, update, rollback, uninstall, review, sandbox\n")
 		return 2
 	}
 	ctx, stop := notifyShutdown(context.Background())
@@ -80,8 +81,9 @@ func (x *extCLI) dispatch(ctx context.Context, sub string, rest []string) error 
 		"install":   {[]string{"ref", "plugin"}, nil, x.install},
 		"list":      {nil, []string{"json"}, x.list},
 		"show":      {nil, []string{"json"}, x.show},
-		"enable":    {[]string{"config"}, []string{"yes"}, x.enable},
-		"disable":   {nil, nil, x.disable},
+		"enable":    {[]string{"config", "project"}, []string{"yes"}, x.enable},
+		"disable":   {[]string{"project"}, nil, x.disable},
+		"tool":      {nil, nil, x.tool},
 		"check":     {nil, []string{"json"}, x.check},
 		"update":    {[]string{"ref"}, []string{"yes"}, x.update},
 		"rollback":  {nil, nil, x.rollback},
@@ -208,10 +210,14 @@ func (x *extCLI) list(ctx context.Context, a cmdArgs) error {
 		return nil
 	}
 	w := tabwriter.NewWriter(x.out, 2, 4, 2, ' ', 0)
-	fmt.Fprintln(w, "ID\tNAME\tVERSION\tSTATUS\tCOMMIT\tHOOKS\tSKILLS")
+	fmt.Fprintln(w, "ID\tNAME\tVERSION\tSTATUS\tENABLED IN\tCOMMIT\tHOOKS\tSKILLS")
 	for _, i := range infos {
 		i = i.ForDisplay()
-		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%d\t%d\n", i.ID, i.Name, orDash(i.Version), i.Status, extensions.ShortCommit(i.Commit), len(i.Hooks), len(i.Skills))
+		scope := "-"
+		if i.Enabled {
+			scope = i.ScopeText()
+		}
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\n", i.ID, i.Name, orDash(i.Version), i.Status, scope, extensions.ShortCommit(i.Commit), len(i.Hooks), len(i.Skills))
 	}
 	return w.Flush()
 }
@@ -255,7 +261,11 @@ func skillConflicts(info extensions.Info, cat skills.Catalog) []string {
 
 func (x *extCLI) printInfo(i extensions.Info) {
 	fmt.Fprintf(x.out, "%s (%s) %s\n", i.Name, i.ID, orDash(i.Version))
-	fmt.Fprintf(x.out, "  status:   %s\n  source:   %s", i.Status, i.SourceURL)
+	fmt.Fprintf(x.out, "  status:   %s\n", i.Status)
+	if i.Enabled {
+		fmt.Fprintf(x.out, "  enabled in: %s\n", i.ScopeText())
+	}
+	fmt.Fprintf(x.out, "  source:   %s", i.SourceURL)
 	if i.RequestedRef != "" {
 		fmt.Fprintf(x.out, " @ %s", i.RequestedRef)
 	}
@@ -291,6 +301,9 @@ func (x *extCLI) printInfo(i extensions.Info) {
 		}
 		if c := sv.CollisionText(); c != "" {
 			fmt.Fprintf(x.out, "       %s\n", c)
+		}
+		if len(sv.ToolsOff) > 0 {
+			fmt.Fprintf(x.out, "       switched off (never offered): %s\n", strings.Join(sv.ToolsOff, ", "))
 		}
 	}
 	if n := len(i.PendingTools); n > 0 {
@@ -343,11 +356,11 @@ func (x *extCLI) enable(ctx context.Context, a cmdArgs) error {
 	if err := x.setOptions(ctx, id, a.all["config"], !a.bools["yes"]); err != nil {
 		return err
 	}
-	info, err := x.m.Enable(ctx, id, t.Hash)
+	info, err := x.enableIn(ctx, id, t.Hash, a.vals["project"])
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(x.out, "enabled %s (%s)\n", info.ID, strings.Join(info.Contents(), ", "))
+	fmt.Fprintf(x.out, "enabled %s (%s) in: %s\n", info.ID, strings.Join(info.Contents(), ", "), info.ScopeText())
 	if info.Status == extensions.StatusError {
 		fmt.Fprintf(x.out, "but inactive: %s\n", info.ForDisplay().LastError)
 	}
@@ -472,10 +485,56 @@ func (x *extCLI) disable(ctx context.Context, a cmdArgs) error {
 	if err != nil {
 		return err
 	}
+	if dir := a.vals["project"]; dir != "" {
+		key, err := project.Canonical(dir)
+		if err != nil {
+			return fmt.Errorf("project folder: %w", err)
+		}
+		info, err := x.m.DisableIn(ctx, id, key)
+		if err != nil {
+			return err
+		}
+		if !info.Enabled {
+			fmt.Fprintf(x.out, "disabled %s: %s was the last project it was enabled in\n", id, key)
+			return nil
+		}
+		fmt.Fprintf(x.out, "disabled %s in %s; still enabled in: %s\n", id, key, info.ScopeText())
+		return nil
+	}
 	if _, err := x.m.Disable(ctx, id); err != nil {
 		return err
 	}
 	fmt.Fprintf(x.out, "disabled %s\n", id)
+	return nil
+}
+
+// enableIn enables id everywhere, or only in dir (its canonical folder,
+// as sessions record it) when one is given.
+func (x *extCLI) enableIn(ctx context.Context, id, hash, dir string) (extensions.Info, error) {
+	if dir == "" {
+		return x.m.Enable(ctx, id, hash)
+	}
+	key, err := project.Canonical(dir)
+	if err != nil {
+		return extensions.Info{}, fmt.Errorf("project folder: %w", err)
+	}
+	return x.m.EnableIn(ctx, id, hash, key)
+}
+
+// tool switches one MCP tool: ext tool ID SERVER TOOL on|off.
+func (x *extCLI) tool(ctx context.Context, a cmdArgs) error {
+	if len(a.pos) != 4 || (a.pos[3] != "on" && a.pos[3] != "off") {
+		return usageError{"usage: agentdesk ext tool ID SERVER TOOL on|off"}
+	}
+	id, server, tool, off := a.pos[0], a.pos[1], a.pos[2], a.pos[3] == "off"
+	if err := x.m.SetToolOff(ctx, id, server, tool, off); err != nil {
+		return err
+	}
+	if off {
+		fmt.Fprintf(x.out, "switched off %s › %s › %s: it is not offered to the model from the next prompt, and a call to it is refused\n", id, server, tool)
+		return nil
+	}
+	fmt.Fprintf(x.out, "switched on %s › %s › %s\n", id, server, tool)
 	return nil
 }
 

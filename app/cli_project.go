@@ -129,9 +129,13 @@ type projectJSON struct {
 	// DefaultMode is shown only: AgentDesk's own approval setting decides.
 	DefaultMode string `json:"default_mode,omitempty"`
 	// RecentRuns are its hooks\' newest runs, newest first.
-	RecentRuns  []extensions.Run `json:"recent_runs"`
-	Diagnostics []string         `json:"diagnostics"`
-	Changed     *project.Diff    `json:"changed,omitempty"`
+	RecentRuns []extensions.Run `json:"recent_runs"`
+	// EnabledPlugins are what its settings' enabledPlugins ask for;
+	// ProposedExtensions the installed ones not enabled here yet.
+	EnabledPlugins     []string      `json:"enabled_plugins"`
+	ProposedExtensions []string      `json:"proposed_extensions"`
+	Diagnostics        []string      `json:"diagnostics"`
+	Changed            *project.Diff `json:"changed,omitempty"`
 }
 
 type hookJSON struct {
@@ -165,6 +169,18 @@ func (p projectCLI) show(ctx context.Context, dir string, asJSON bool) error {
 		return err
 	}
 	v := p.describe(f)
+	v.EnabledPlugins, v.ProposedExtensions = project.EnabledPlugins(f.Dir), []string{}
+	if v.EnabledPlugins == nil {
+		v.EnabledPlugins = []string{}
+	}
+	if prop, err := p.c.projects.Propose(ctx, f); err == nil {
+		for _, x := range prop.Extensions {
+			v.ProposedExtensions = append(v.ProposedExtensions, x.ID)
+		}
+	}
+	if !asJSON {
+		defer p.printProposal(ctx, f)
+	}
 	if p.c.exts != nil {
 		if runs, err := p.c.exts.ProjectHookRuns(ctx, f.Dir); err == nil && runs != nil {
 			v.RecentRuns = runs
@@ -329,7 +345,28 @@ func (p projectCLI) trust(ctx context.Context, dir string, yes bool) error {
 		return err
 	}
 	fmt.Fprintf(p.out, "trusted %s\n", safetext.Strip(f.Dir))
+	if f, err = p.c.projects.Folder(ctx, f.Dir); err == nil {
+		p.printProposal(ctx, f)
+	}
 	return nil
+}
+
+// printProposal says which plugins the folder's enabledPlugins ask for
+// and how to enable them here; nothing is enabled without that command.
+func (p projectCLI) printProposal(ctx context.Context, f project.Folder) {
+	prop, err := p.c.projects.Propose(ctx, f)
+	if err != nil || prop.Empty() {
+		return
+	}
+	if len(prop.Extensions) > 0 {
+		fmt.Fprintf(p.out, "This project asks for plugins %s. Enable them in this project:\n", safetext.Strip(strings.Join(prop.Names(), ", ")))
+		for _, x := range prop.Extensions {
+			fmt.Fprintf(p.out, "  agentdesk ext enable %s --project %s\n", safetext.Strip(x.ID), shellQuote(f.Dir))
+		}
+	}
+	if len(prop.Missing) > 0 {
+		fmt.Fprintf(p.out, "It also asks for plugins that are not installed: %s\n", safetext.Strip(strings.Join(prop.Missing, ", ")))
+	}
 }
 
 func (p projectCLI) untrust(ctx context.Context, dir string) error {

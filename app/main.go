@@ -35,8 +35,14 @@ Usage:
   agentdesk ext install URL [--ref REF] [--plugin NAME]...
   agentdesk ext list [--json]
   agentdesk ext show ID [--json]
-  agentdesk ext enable ID [--yes] [--config KEY=VALUE]...
-  agentdesk ext disable ID
+  agentdesk ext enable ID [--project DIR] [--yes] [--config KEY=VALUE]...
+                                 enable everywhere, or with --project only in
+                                 DIR (adds DIR to the projects it is enabled in)
+  agentdesk ext disable ID [--project DIR]
+                                 disable, or take DIR out of its projects
+                                 (the last one out disables it)
+  agentdesk ext tool ID SERVER TOOL on|off
+                                 switch one MCP tool on or off
   agentdesk ext check [ID...] [--json]
   agentdesk ext update ID [--ref REF] [--yes]
   agentdesk ext rollback ID

@@ -25,6 +25,11 @@ type Active struct {
 	// Unconfined: the user chose to run its hooks and servers without the
 	// sandbox (Manager.SetUnconfined), for what they trust of it now.
 	Unconfined bool
+	// Projects are the canonical folders it is active in; none:
+	// everywhere (see In).
+	Projects []string
+	// ToolsOff are its MCP tools the user switched off (see ToolOff).
+	ToolsOff map[ToolRef]bool
 }
 
 // Servers are the MCP servers of x that would start (not inactive).
@@ -46,7 +51,9 @@ func (x Active) SensitiveOptions() map[string]string {
 }
 
 // Active returns the enabled, trusted extensions whose options are all
-// given, in installation order. The list is kept in memory and built
+// given and that are active in the project ctx is for (WithProject; an
+// extension enabled only in some projects is left out of a call for none
+// of them, or for no project), in installation order. The list is kept in memory and built
 // again only when the registry generation moved (a write by this process
 // or another: storage.DB.RegistryGeneration), so a call costs one read
 // of one row; a rebuild decodes only the versions whose record changed
@@ -62,13 +69,13 @@ func (m *Manager) Active(ctx context.Context) []Active {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.built && c.gen == gen {
-		return slices.Clone(c.list)
+		return inProject(slices.Clone(c.list), ProjectOf(ctx))
 	}
 	list, pkgs, ok := m.buildActive(ctx, c.pkgs)
 	if ok { // a failed read is not cached: the next call tries again
 		c.gen, c.list, c.pkgs, c.built = gen, list, pkgs, true
 	}
-	return slices.Clone(list)
+	return inProject(slices.Clone(list), ProjectOf(ctx))
 }
 
 // activeCache is what Active keeps between calls.
@@ -93,6 +100,11 @@ func (m *Manager) buildActive(ctx context.Context, old map[versionKey]*manifest.
 	rows, err := m.db.Extensions(ctx)
 	if err != nil {
 		m.log.Error("read extensions registry", "err", err)
+		return nil, old, false
+	}
+	off, err := m.toolsOff(ctx)
+	if err != nil {
+		m.log.Error("read switched-off MCP tools", "err", err)
 		return nil, old, false
 	}
 	pkgs := map[versionKey]*manifest.Package{}
@@ -127,7 +139,7 @@ func (m *Manager) buildActive(ctx context.Context, old map[versionKey]*manifest.
 		}
 		out = append(out, Active{ID: e.ID, Label: displayName(pkg.Manifest), Pkg: pkg, Commit: e.ActiveCommit,
 			Dir: m.store.versionDir(e.ID, e.ActiveCommit), Data: m.store.dataDir(e.ID),
-			OptionEnv: env, OptionArgv: argv, Unconfined: m.unconfined(ctx, e)})
+			OptionEnv: env, OptionArgv: argv, Unconfined: m.unconfined(ctx, e), Projects: e.Projects, ToolsOff: off[e.ID]})
 	}
 	return out, pkgs, ok
 }

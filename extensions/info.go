@@ -36,18 +36,21 @@ type Info struct {
 	RequestedRef string `json:"requested_ref"`
 	// Plugin is the marketplace entry installed (SourceURL is then the
 	// marketplace), PluginSource where that entry points.
-	Plugin         string        `json:"plugin,omitempty"`
-	PluginSource   string        `json:"plugin_source,omitempty"`
-	Commit         string        `json:"commit"`
-	PreviousCommit string        `json:"previous_commit"`
-	Enabled        bool          `json:"enabled"`
-	Status         Status        `json:"status"`
-	Hooks          []Hook        `json:"hooks"`
-	Skills         []Skill       `json:"skills"`
-	Commands       []Command     `json:"commands"`
-	Agents         []Agent       `json:"agents"`
-	OutputStyles   []OutputStyle `json:"output_styles"`
-	MCPServers     []MCPServer   `json:"mcp_servers"`
+	Plugin         string `json:"plugin,omitempty"`
+	PluginSource   string `json:"plugin_source,omitempty"`
+	Commit         string `json:"commit"`
+	PreviousCommit string `json:"previous_commit"`
+	Enabled        bool   `json:"enabled"`
+	// EnabledProjects are the canonical folders an enabled extension is
+	// active in; empty: everywhere (ScopeText).
+	EnabledProjects []string      `json:"enabled_projects"`
+	Status          Status        `json:"status"`
+	Hooks           []Hook        `json:"hooks"`
+	Skills          []Skill       `json:"skills"`
+	Commands        []Command     `json:"commands"`
+	Agents          []Agent       `json:"agents"`
+	OutputStyles    []OutputStyle `json:"output_styles"`
+	MCPServers      []MCPServer   `json:"mcp_servers"`
 	// PendingTools are the MCP tools withheld since they changed (or
 	// appeared) after the user trusted the extension, until reviewed.
 	PendingTools []PendingTool `json:"pending_tools"`
@@ -206,7 +209,7 @@ func (m *Manager) load(ctx context.Context, e storage.Extension, withRuns bool) 
 	dir := m.store.versionDir(e.ID, e.ActiveCommit)
 	info := Info{ID: e.ID, Name: e.ID, SourceURL: e.SourceURL, RequestedRef: e.RequestedRef, Commit: e.ActiveCommit,
 		Plugin: e.Plugin, PluginSource: pluginSourceText(e.PluginSource),
-		PreviousCommit: e.PreviousCommit, Enabled: e.Enabled, LastError: e.LastError, ReviewReason: e.ReviewReason,
+		PreviousCommit: e.PreviousCommit, Enabled: e.Enabled, EnabledProjects: append([]string{}, e.Projects...), LastError: e.LastError, ReviewReason: e.ReviewReason,
 		InstalledAt: e.InstalledAt, UpdatedAt: e.UpdatedAt, Dir: dir, DataDir: m.store.dataDir(e.ID),
 		Hooks: []Hook{}, Skills: []Skill{}, Commands: []Command{}, Agents: []Agent{}, OutputStyles: []OutputStyle{}, MCPServers: []MCPServer{}, PendingTools: []PendingTool{}, LSPServers: []LSPServer{}, Diagnostics: []string{}}
 	pkg, hash, err := m.version(ctx, e.ID, e.ActiveCommit)
@@ -231,6 +234,7 @@ func (m *Manager) load(ctx context.Context, e storage.Extension, withRuns bool) 
 	}
 	m.addHookState(ctx, &info, withRuns)
 	m.addSignIns(&info)
+	m.addToolSwitches(ctx, &info)
 	info.PendingTools, _ = m.PendingTools(ctx, e.ID)
 	if info.PendingTools == nil {
 		info.PendingTools = []PendingTool{}

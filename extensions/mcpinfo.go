@@ -53,6 +53,11 @@ type MCPServer struct {
 	// "victim_srv › x"): both then get a short suffix. Empty otherwise.
 	ToolPrefix string   `json:"tool_prefix,omitempty"`
 	SameNameAs []string `json:"same_name_as,omitempty"`
+	// KnownTools are the tool names it listed since it was trusted (its
+	// pins), so a card can switch them while it is not running; ToolsOff
+	// are those the user switched off (never offered to the model).
+	KnownTools []string `json:"known_tools,omitempty"`
+	ToolsOff   []string `json:"tools_off,omitempty"`
 }
 
 // CollisionText says why the server's tools carry a suffix; "" when

@@ -20,6 +20,7 @@ func (i Info) ForDisplay() Info {
 	v := safetext.Visible // what names a place or a revision exactly
 	i.SourceURL, i.RequestedRef, i.Commit, i.PreviousCommit = v(i.SourceURL), v(i.RequestedRef), v(i.Commit), v(i.PreviousCommit)
 	i.Dir, i.DataDir = v(i.Dir), v(i.DataDir)
+	i.EnabledProjects = mapStrings(i.EnabledProjects, v)
 	i.Hooks = safeHooks(i.Hooks)
 	i.Diagnostics = mapStrings(i.Diagnostics, s)
 	skills := make([]Skill, len(i.Skills))
@@ -74,6 +75,7 @@ func safeServers(servers []MCPServer) []MCPServer {
 		sv.Env, sv.Headers, sv.UserEnv = mapStrings(sv.Env, safetext.Visible), mapStrings(sv.Headers, safetext.Visible), mapStrings(sv.UserEnv, safetext.Visible)
 		sv.Withheld = mapStrings(sv.Withheld, safetext.Visible)
 		sv.Tools = mapStrings(sv.Tools, safetext.Strip)
+		sv.KnownTools, sv.ToolsOff = mapStrings(sv.KnownTools, safetext.Visible), mapStrings(sv.ToolsOff, safetext.Visible)
 		sv.Type, sv.State = safetext.Strip(sv.Type), safetext.Strip(sv.State)
 		sv.ToolPrefix, sv.SameNameAs = safetext.Visible(sv.ToolPrefix), mapStrings(sv.SameNameAs, safetext.Strip)
 		out[k] = sv

@@ -132,10 +132,18 @@ func (m *Manager) trustedPackage(ctx context.Context, e storage.Extension) *mani
 	return nil
 }
 
-// Enable activates id. For an extension with hooks, hash must be the
-// Trust.Hash the user confirmed. A review caused by changed package files
-// re-stamps them: the user accepted the files as they are now.
+// Enable activates id everywhere: in every project, as an extension
+// enabled only in some (EnableIn) was not. For an extension with hooks,
+// hash must be the Trust.Hash the user confirmed. A review caused by
+// changed package files re-stamps them: the user accepted the files as
+// they are now.
 func (m *Manager) Enable(ctx context.Context, id, hash string) (Info, error) {
+	return m.enable(ctx, id, hash, func(storage.Extension) []string { return nil })
+}
+
+// enable activates id in the projects scope returns for its row as it
+// was (none: everywhere).
+func (m *Manager) enable(ctx context.Context, id, hash string, scope func(was storage.Extension) []string) (Info, error) {
 	defer m.lockOp(id)()
 	e, err := m.db.Extension(ctx, id)
 	if err != nil {
@@ -154,6 +162,7 @@ func (m *Manager) Enable(ctx context.Context, id, hash string) (Info, error) {
 		return Info{}, err
 	}
 	_, _, err = m.db.UpdateExtension(ctx, id, restamp, func(row *storage.Extension) error {
+		row.Projects = scope(*row)
 		row.Enabled, row.ReviewReason, row.LastError = true, "", ""
 		if hasHooks {
 			row.TrustedHash = current
@@ -193,7 +202,7 @@ func (m *Manager) Disable(ctx context.Context, id string) (Info, error) {
 	defer m.lockOp(id)()
 	m.removing(id)
 	_, _, err := m.db.UpdateExtension(ctx, id, nil, func(row *storage.Extension) error {
-		row.Enabled = false
+		row.Enabled, row.Projects = false, nil // enabled again, it is everywhere or where EnableIn says
 		return nil
 	})
 	if err != nil {

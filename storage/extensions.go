@@ -32,8 +32,11 @@ type Extension struct {
 	TrustedHash    string // hash of the hook list the user approved
 	ReviewReason   string // non-empty: inactive until the user reviews again
 	LastError      string
-	InstalledAt    time.Time
-	UpdatedAt      time.Time
+	// Projects are the canonical folders an enabled extension is active
+	// in; none: everywhere.
+	Projects    []string
+	InstalledAt time.Time
+	UpdatedAt   time.Time
 }
 
 // ExtensionVersion is what was validated for one commit of an extension.
@@ -65,14 +68,20 @@ type HookRun struct {
 }
 
 const extensionColumns = `id, install_order, source_url, requested_ref, active_commit, previous_commit,
-	enabled, trusted_hash, review_reason, last_error, installed_at, updated_at, plugin, plugin_source`
+	enabled, trusted_hash, review_reason, last_error, installed_at, updated_at, plugin, plugin_source, enabled_projects`
 
 func scanExtension(row interface{ Scan(...any) error }) (Extension, error) {
 	var e Extension
 	var installed, updated int64
+	var projects string
 	err := row.Scan(&e.ID, &e.InstallOrder, &e.SourceURL, &e.RequestedRef, &e.ActiveCommit, &e.PreviousCommit,
-		&e.Enabled, &e.TrustedHash, &e.ReviewReason, &e.LastError, &installed, &updated, &e.Plugin, &e.PluginSource)
+		&e.Enabled, &e.TrustedHash, &e.ReviewReason, &e.LastError, &installed, &updated, &e.Plugin, &e.PluginSource, &projects)
 	e.InstalledAt, e.UpdatedAt = fromMillis(installed), fromMillis(updated)
+	if err == nil && projects != "[]" {
+		if jerr := json.Unmarshal([]byte(projects), &e.Projects); jerr != nil {
+			return e, fmt.Errorf("projects of extension %s: %w", e.ID, jerr)
+		}
+	}
 	return e, err
 }
 
@@ -243,12 +252,16 @@ func (db *DB) UpdateExtension(ctx context.Context, id string, newVersion *Extens
 }
 
 func writeExtension(ctx context.Context, tx *sql.Tx, e Extension) error {
+	projects := []byte("[]")
+	if len(e.Projects) > 0 {
+		projects, _ = json.Marshal(e.Projects)
+	}
 	_, err := tx.ExecContext(ctx, `
 		UPDATE extensions SET requested_ref = ?, active_commit = ?, previous_commit = ?, enabled = ?,
-			trusted_hash = ?, review_reason = ?, last_error = ?, updated_at = ?, plugin_source = ?
+			trusted_hash = ?, review_reason = ?, last_error = ?, updated_at = ?, plugin_source = ?, enabled_projects = ?
 		WHERE id = ?`,
 		e.RequestedRef, e.ActiveCommit, e.PreviousCommit, e.Enabled, e.TrustedHash, e.ReviewReason, e.LastError,
-		e.UpdatedAt.UnixMilli(), e.PluginSource, e.ID)
+		e.UpdatedAt.UnixMilli(), e.PluginSource, string(projects), e.ID)
 	if err != nil {
 		return fmt.Errorf("update extension %s: %w", e.ID, err)
 	}

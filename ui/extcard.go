@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"strconv"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/agent/safetext"
 	"github.com/agentdesk/agentdesk/extensions"
+	"github.com/agentdesk/agentdesk/extensions/project"
 )
 
 var statusText = map[extensions.Status]string{
@@ -69,6 +71,9 @@ func (p *extensionsPane) card(info extensions.Info) fyne.CanvasObject {
 	}
 	if msg := p.cardMessage(info, st); msg != nil {
 		body.Add(msg)
+	}
+	if scope := p.scopeSection(info, st); scope != nil {
+		body.Add(scope)
 	}
 	if servers := p.mcpSection(info, st); servers != nil {
 		body.Add(servers)
@@ -323,21 +328,29 @@ func (p *extensionsPane) onToggle(info extensions.Info, on bool) {
 			return
 		}
 		if !t.NeedsConfirmation() {
-			p.enable(info.ID, t.Hash, nil)
+			p.enable(info.ID, t.Hash, nil, "")
 			return
 		}
-		p.showTrust(t)
+		p.showTrust(t, p.optionsOf(t.ID), "")
 	})
 }
 
-func (p *extensionsPane) enable(id, hash string, options map[string]string) {
+// enable enables id everywhere, or only in the folder dir when one is
+// given.
+func (p *extensionsPane) enable(id, hash string, options map[string]string, dir string) {
 	p.run(id, func(ctx context.Context) (string, error) {
 		if len(options) > 0 {
 			if err := p.u.d.Extensions.SetOptions(ctx, id, options); err != nil {
 				return "", err
 			}
 		}
-		info, err := p.u.d.Extensions.Enable(ctx, id, hash)
+		var info extensions.Info
+		var err error
+		if dir == "" {
+			info, err = p.u.d.Extensions.Enable(ctx, id, hash)
+		} else if dir, err = project.Canonical(dir); err == nil {
+			info, err = p.u.d.Extensions.EnableIn(ctx, id, hash, dir)
+		}
 		if err == nil && info.Status == extensions.StatusError {
 			return "", fmt.Errorf("enabled, but %s", info.LastError)
 		}
@@ -346,8 +359,10 @@ func (p *extensionsPane) enable(id, hash string, options map[string]string) {
 }
 
 // showTrust is the trust dialog: the warning, the exact argv per event,
-// and after an update the diff, with Enable / Cancel.
-func (p *extensionsPane) showTrust(t extensions.Trust) {
+// and after an update the diff, with Enable / Cancel, the settings opts
+// it asks for, and, with a project open, "Only in this project" (checked
+// when only is that project: the project's enabledPlugins asked).
+func (p *extensionsPane) showTrust(t extensions.Trust, opts []extensions.OptionValue, only string) {
 	t = t.ForDisplay()
 	content := container.NewVBox(&widget.Label{Text: t.Warning, Wrapping: fyne.TextWrapWord, TextStyle: fyne.TextStyle{Bold: true}})
 	if t.Reason != "" {
@@ -393,15 +408,24 @@ func (p *extensionsPane) showTrust(t extensions.Trust) {
 		"\nHooks and MCP servers run without a shell, with a minimal environment and no API keys: hooks in the project folder, servers in the extension's folder.",
 		fyne.TextWrapBreak))
 	values := func() map[string]string { return nil }
-	if opts := p.optionsOf(t.ID); len(opts) > 0 {
+	if len(opts) > 0 {
 		var form *widget.Form
 		form, values = optionsForm(opts)
 		content.Add(widget.NewLabelWithStyle("Settings it asks for (sensitive ones go only to its hooks' environment)", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
 		content.Add(form)
 	}
+	target := cmp.Or(only, p.here)
+	here := &widget.Check{Text: "Only in this project (" + tildePath(target) + ")", Checked: only != ""}
+	if target != "" {
+		content.Add(here)
+	}
 	d := dialog.NewCustomConfirm("Enable "+t.Name+"?", "Enable", "Cancel", container.NewVScroll(content), func(ok bool) {
 		if ok {
-			p.enable(t.ID, t.Hash, values())
+			where := ""
+			if here.Checked {
+				where = target
+			}
+			p.enable(t.ID, t.Hash, values(), where)
 			return
 		}
 		p.render() // the toggle goes back off

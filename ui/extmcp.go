@@ -47,6 +47,9 @@ func (p *extensionsPane) mcpSection(info extensions.Info, st *cardState) fyne.Ca
 		if c := sv.CollisionText(); c != "" {
 			box.Add(&widget.Label{Text: "Same name as another server: " + c, Wrapping: fyne.TextWrapWord, Importance: widget.WarningImportance})
 		}
+		if switches := p.toolSwitches(info.ID, sv, st); switches != nil {
+			box.Add(switches)
+		}
 		if changed := pendingOf(info.PendingTools, sv.Name); len(changed) > 0 {
 			review := &widget.Button{Text: "Review", Importance: widget.HighImportance, OnTapped: func() { p.onReviewTools(info, changed) }}
 			if st.busy {

@@ -47,6 +47,7 @@ type extensionsPane struct {
 	project     *project.Folder  // the open folder's own settings: the first card
 	projectRuns []extensions.Run // and its hooks' newest runs
 	infos       []extensions.Info
+	here        string // the window's project when the cards were read: "Only this project"
 	state       map[string]*cardState
 	skills      map[string]string   // skill name → source that wins, for conflict markers
 	onTrust     func(dialog.Dialog) // tests observe the trust dialog
@@ -68,6 +69,15 @@ type cardState struct {
 	// The last check for updates: its result, or why it failed.
 	check    *extensions.UpdateCheck
 	checkErr string
+	// toolsOpen: the servers whose tool switches are unfolded.
+	toolsOpen map[string]bool
+}
+
+func (st *cardState) openTools(server string, open bool) {
+	if st.toolsOpen == nil {
+		st.toolsOpen = map[string]bool{}
+	}
+	st.toolsOpen[server] = open
 }
 
 func newExtensionsPane(u *UI) *extensionsPane {
@@ -491,6 +501,7 @@ func (p *extensionsPane) reload() {
 			return
 		}
 		p.project, p.projectRuns, p.infos, p.skills, p.commandConflicts = d.project, d.projectRuns, d.infos, d.winners, d.conflicts
+		p.here = project
 		p.catalog.SetText("What the model is told: " + d.catalog)
 		for i := range p.infos {
 			p.infos[i] = p.infos[i].ForDisplay()

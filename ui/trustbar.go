@@ -12,23 +12,32 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/agentdesk/agentdesk/agent/safetext"
+	"github.com/agentdesk/agentdesk/extensions"
 	"github.com/agentdesk/agentdesk/extensions/project"
 )
 
 // trustBar sits above the composer while the open folder has Claude Code
-// settings that wait for folder trust (never trusted, or changed since).
+// settings that wait for folder trust (never trusted, or changed since),
+// and once nothing waits, while its enabledPlugins ask for installed
+// extensions that are not enabled in it.
 type trustBar struct {
-	u      *UI
-	box    *fyne.Container
-	text   *widget.Label
-	folder project.Folder
-	checks int // checks answered, for tests
+	u        *UI
+	box      *fyne.Container
+	text     *widget.Label
+	folder   project.Folder
+	proposal project.Proposal
+	checks   int // checks answered, for tests
+
+	review, enableHere, notNow *widget.Button
+	dismissed                  map[string]bool // folders whose proposal was put off ("Not now")
 }
 
 func newTrustBar(u *UI) *trustBar {
-	b := &trustBar{u: u, text: &widget.Label{Wrapping: fyne.TextWrapWord}}
-	review := &widget.Button{Text: "Review and trust…", Icon: theme.WarningIcon(), OnTapped: b.onReview}
-	b.box = container.NewBorder(nil, nil, nil, review, b.text)
+	b := &trustBar{u: u, text: &widget.Label{Wrapping: fyne.TextWrapWord}, dismissed: map[string]bool{}}
+	b.review = &widget.Button{Text: "Review and trust…", Icon: theme.WarningIcon(), OnTapped: b.onReview}
+	b.enableHere = &widget.Button{Text: "Enable in this project", Importance: widget.HighImportance, OnTapped: b.onEnableHere}
+	b.notNow = &widget.Button{Text: "Not now", Importance: widget.LowImportance, OnTapped: b.onNotNow}
+	b.box = container.NewBorder(nil, nil, nil, container.NewHBox(b.review, b.enableHere, b.notNow), b.text)
 	b.box.Hide()
 	return b
 }
@@ -41,15 +50,29 @@ func (b *trustBar) check(dir string) {
 	if b.u.d.Projects == nil {
 		return
 	}
-	background(b.u, func(ctx context.Context) (project.Folder, error) {
-		return b.u.d.Projects.Open(ctx, dir)
-	}, func(f project.Folder, err error) {
-		b.checks++
-		if err != nil || !f.Waits() {
-			b.box.Hide()
-			return
+	type opened struct {
+		f    project.Folder
+		prop project.Proposal
+	}
+	background(b.u, func(ctx context.Context) (opened, error) {
+		f, err := b.u.d.Projects.Open(ctx, dir)
+		if err != nil {
+			return opened{}, err
 		}
-		b.show(f)
+		prop, _ := b.u.d.Projects.Propose(ctx, f) // a failed read proposes nothing
+		return opened{f, prop}, nil
+	}, func(o opened, err error) {
+		b.checks++
+		switch {
+		case err != nil:
+			b.box.Hide()
+		case o.f.Waits():
+			b.show(o.f)
+		case len(o.prop.Extensions) > 0 && !b.dismissed[o.f.Dir]:
+			b.showProposal(o.f, o.prop)
+		default:
+			b.box.Hide()
+		}
 	})
 }
 
@@ -60,10 +83,17 @@ func (b *trustBar) show(f project.Folder) {
 		what = "This folder's Claude Code settings changed since you trusted them: "
 	}
 	b.text.SetText(what + f.Summary() + ". Nothing of it runs until you trust the folder.")
+	b.review.Show()
+	b.enableHere.Hide()
+	b.notNow.Hide()
 	b.box.Show()
 }
 
-func (b *trustBar) onReview() { reviewAndTrust(b.u, b.u.main, b.folder, func() { b.box.Hide() }) }
+// onReview trusts the folder after review; the bar then offers what its
+// enabledPlugins ask for, if anything.
+func (b *trustBar) onReview() {
+	reviewAndTrust(b.u, b.u.main, b.folder, func() { b.box.Hide(); b.check(b.folder.Dir) })
+}
 
 // reviewAndTrust shows what folder f runs, with the diff since it was
 // trusted, over win, and trusts it on Trust; done runs on the UI
@@ -168,4 +198,77 @@ func reviewText(f project.Folder) string {
 		w.WriteString(safetext.Strip(d.Text()))
 	}
 	return w.String()
+}
+
+// proposalText is the bar's line for a folder whose enabledPlugins ask
+// for installed extensions not enabled in it.
+func proposalText(p project.Proposal) string {
+	return "This project asks for plugins " + safetext.Strip(strings.Join(p.Names(), ", ")) +
+		" (its .claude/settings.json enabledPlugins). Nothing is enabled until you say so."
+}
+
+// showProposal offers to enable in this folder what its settings ask for.
+func (b *trustBar) showProposal(f project.Folder, p project.Proposal) {
+	b.folder, b.proposal = f, p
+	b.text.SetText(proposalText(p))
+	b.review.Hide()
+	b.enableHere.Show()
+	b.notNow.Show()
+	b.box.Show()
+}
+
+// onNotNow hides the proposal until the folder is opened again.
+func (b *trustBar) onNotNow() {
+	b.dismissed[b.folder.Dir] = true
+	b.box.Hide()
+}
+
+// onEnableHere enables the proposed extensions in this folder: one
+// enabled elsewhere is added to it, one that needs no trust prompt is
+// enabled here, and the first that does opens its trust dialog (in
+// Preferences → Agent Extensions) with "Only in this project" checked;
+// the bar then offers what is left.
+func (b *trustBar) onEnableHere() {
+	f, prop := b.folder, b.proposal
+	b.box.Hide()
+	type result struct {
+		review *extensions.Trust
+		opts   []extensions.OptionValue
+	}
+	background(b.u, func(ctx context.Context) (result, error) {
+		var out result
+		for _, x := range prop.Extensions {
+			if x.Enabled && x.Status == extensions.StatusEnabled {
+				if _, err := b.u.d.Extensions.AddProject(ctx, x.ID, f.Dir); err != nil {
+					return out, err
+				}
+				continue
+			}
+			t, err := b.u.d.Extensions.TrustPrompt(ctx, x.ID)
+			if err != nil {
+				return out, err
+			}
+			if t.NeedsConfirmation() || len(x.Options) > 0 {
+				if out.review == nil {
+					out.review, out.opts = &t, x.Options
+				}
+				continue
+			}
+			if _, err := b.u.d.Extensions.EnableIn(ctx, x.ID, t.Hash, f.Dir); err != nil {
+				return out, err
+			}
+		}
+		return out, nil
+	}, func(r result, err error) {
+		if err != nil {
+			b.text.SetText("Could not enable the plugins this project asks for: " + sentence(err))
+			b.box.Show()
+			return
+		}
+		if r.review != nil {
+			b.u.ShowPreferences(sectionExtensions)
+			b.u.prefs.ext.showTrust(*r.review, r.opts, f.Dir)
+		}
+		b.check(f.Dir)
+	})
 }

@@ -228,20 +228,20 @@ func (d *Dispatcher) hooked(ctx context.Context, event string) []extensions.Acti
 }
 
 // Enabled implements lifecycle.Lifecycle.
-func (d *Dispatcher) Enabled() []string {
+func (d *Dispatcher) Enabled(project string) []string {
 	var ids []string
-	for _, x := range d.reg.Active(context.Background()) {
+	for _, x := range d.reg.Active(extensions.WithProject(context.Background(), project)) {
 		ids = append(ids, x.ID)
 	}
 	return ids
 }
 
-// SkillRoots implements agent.SkillSource: the enabled extensions' skill
-// folders, in installation order, each with its extension's active
-// version folder for ${CLAUDE_PLUGIN_ROOT}.
-func (d *Dispatcher) SkillRoots() []skills.Root {
+// SkillRoots implements agent.SkillSource: the skill folders of the
+// extensions enabled in project, in installation order, each with its
+// extension's active version folder for ${CLAUDE_PLUGIN_ROOT}.
+func (d *Dispatcher) SkillRoots(project string) []skills.Root {
 	var roots []skills.Root
-	for _, x := range d.reg.Active(context.Background()) {
+	for _, x := range d.reg.Active(extensions.WithProject(context.Background(), project)) {
 		for _, dir := range x.Pkg.SkillRoots {
 			roots = append(roots, skills.Root{Dir: dir, Source: "extension " + x.ID, PluginRoot: x.Dir})
 		}

@@ -238,8 +238,8 @@ func (x *benchExtensions) turnStart(b *testing.B) context.Context {
 	x.disp.Tools(ctx, lifecycle.ToolsEvent{SessionID: "bench", ProjectDir: x.project})
 	x.disp.Commands(nil)
 	x.disp.Agents(x.project)
-	x.disp.SkillRoots()
-	x.disp.Enabled()
+	x.disp.SkillRoots("")
+	x.disp.Enabled("")
 	return ctx
 }
 
@@ -262,7 +262,7 @@ func (x *benchExtensions) toolCalls(b *testing.B, ctx context.Context) {
 // how many extensions are installed).
 func BenchmarkMarketplaceTurn(b *testing.B) {
 	many, none := newMarketplaceBench(b, 91), newMarketplaceBench(b, 0)
-	if got := len(many.disp.Enabled()); got != 91 {
+	if got := len(many.disp.Enabled("")); got != 91 {
 		b.Fatalf("%d enabled, want 91", got)
 	}
 	b.Run("turn-start", func(b *testing.B) {

@@ -151,14 +151,19 @@ func (r *Registry) cached(ctx context.Context, dir string) (Folder, bool) {
 
 // Active implements dispatch.Registry and servers.Registry: the
 // project's settings first when its folder is trusted, then the
-// installed extensions. Within a turn it is the turn's snapshot
+// installed extensions active in that folder (everywhere, or enabled in
+// it). Within a turn it is the turn's snapshot
 // (extensions.SnapshotOf), so the server host's reads cost nothing.
 func (r *Registry) Active(ctx context.Context) []extensions.Active {
 	if s, ok := extensions.SnapshotOf(ctx); ok {
 		return s.Active
 	}
-	out := r.Manager.Active(ctx)
-	f, ok := r.cached(ctx, r.dirOf(ctx))
+	dir := r.dirOf(ctx)
+	f, ok := r.cached(ctx, dir)
+	if ok && f.Dir != "" {
+		dir = f.Dir // canonical, as extensions enabled in some projects name them
+	}
+	out := r.Manager.Active(extensions.WithProject(ctx, dir))
 	if !ok || !f.Runs() {
 		return out
 	}

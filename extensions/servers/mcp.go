@@ -33,6 +33,8 @@ type Registry interface {
 	// CheckMCPTools pins a server's tools at their first listing after
 	// trust and names those to withhold: changed or new since.
 	CheckMCPTools(ctx context.Context, owner, commit, server string, defs []extensions.ToolDef) (map[string]bool, error)
+	// ToolOff reports whether the user switched the tool off now.
+	ToolOff(ctx context.Context, id, server, tool string) bool
 }
 
 // MCPConfig wires an MCP host.
@@ -336,8 +338,8 @@ func (h *MCP) collect(ctx context.Context, x extensions.Active, decl manifest.MC
 				}
 				continue
 			}
-			if withheld == nil || withheld[t.Name] {
-				continue
+			if withheld == nil || withheld[t.Name] || x.ToolOff(decl.Name, t.Name) {
+				continue // switched off: not offered, not on tool_search
 			}
 			d := h.descriptor(x, decl.Name, c.Conn, t, name)
 			d.ClaudeName = claude
@@ -441,6 +443,10 @@ func (h *MCP) descriptor(x extensions.Active, server string, conn *mcp.Conn, t m
 			if !h.reg.StillActive(ctx, x.ID, x.Commit) {
 				return lifecycle.ToolResult{Text: fmt.Sprintf("%s was disabled, removed or changed since this turn began (perhaps in another AgentDesk window); the tool %s did not run",
 					safetext.Strip(x.Label), safetext.Strip(tool)), IsError: true}
+			}
+			if h.reg.ToolOff(ctx, x.ID, server, tool) {
+				return lifecycle.ToolResult{Text: fmt.Sprintf("the tool %s of %s › %s is switched off (on its card in Preferences → Agent Extensions); it did not run",
+					safetext.Strip(tool), safetext.Strip(x.Label), safetext.Strip(server)), IsError: true}
 			}
 			ctx, cancel := context.WithTimeout(ctx, h.callTimeout())
 			defer cancel()
