@@ -10,11 +10,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/agentdesk/agentdesk/agent"
+	"github.com/agentdesk/agentdesk/agent/childproc"
+	"github.com/agentdesk/agentdesk/agent/childproc/childproctest"
 	"github.com/agentdesk/agentdesk/agent/llm/llmtest"
 	"github.com/agentdesk/agentdesk/extensions/gittest"
 )
@@ -106,6 +109,13 @@ func TestEverythingServerOverStdio(t *testing.T) {
 		t.Errorf("echo gave %q", echo)
 	}
 	checkEverythingEnv(t, env)
+	if confined, _ := childproc.SandboxStatus(); confined && runtime.GOOS == "linux" {
+		info, err := liveShow(t.Context(), e.m, e.disp, "everything")
+		if err != nil || len(info.MCPServers) != 1 || info.MCPServers[0].Pid == 0 {
+			t.Fatalf("server state %+v, %v", info.MCPServers, err)
+		}
+		childproctest.RequireConfined(t, info.MCPServers[0].Pid) // it ran, confined
+	}
 }
 
 func TestEverythingServerOverStreamableHTTP(t *testing.T) {

@@ -7,11 +7,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/agentdesk/agentdesk/agent/childproc"
+	"github.com/agentdesk/agentdesk/agent/childproc/childproctest"
 	"github.com/agentdesk/agentdesk/agent/lifecycle"
 	"github.com/agentdesk/agentdesk/extensions"
 	"github.com/agentdesk/agentdesk/extensions/gittest"
@@ -132,6 +135,9 @@ func TestLSPHostWithRealGopls(t *testing.T) {
 	sv := info.LSPServers[0]
 	if sv.State != extensions.MCPReady || sv.Pid == 0 {
 		t.Fatalf("card shows %+v", sv)
+	}
+	if confined, _ := childproc.SandboxStatus(); confined && runtime.GOOS == "linux" {
+		childproctest.RequireConfined(t, sv.Pid)
 	}
 	if _, err := e.m.Disable(ctx, "gopls-lsp"); err != nil {
 		t.Fatal(err)

@@ -72,3 +72,31 @@ func PlantHome(t testing.TB, files map[string]string) string {
 	t.Setenv("HOME", home)
 	return home
 }
+
+// RequireConfined fails t unless the running process pid shows the marks
+// of a confined start on Linux: no_new_privs (which the sandbox's
+// re-exec sets before it enforces the Landlock ruleset, and no
+// unconfined child has) and a private TMPDIR of the sandbox's making.
+func RequireConfined(t testing.TB, pid int) {
+	t.Helper()
+	status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		t.Fatalf("read the status of pid %d: %v", pid, err)
+	}
+	if !strings.Contains(string(status), "NoNewPrivs:\t1") {
+		t.Errorf("pid %d runs without no_new_privs: it was not started confined", pid)
+	}
+	environ, err := os.ReadFile(fmt.Sprintf("/proc/%d/environ", pid))
+	if err != nil {
+		t.Fatalf("read the environment of pid %d: %v", pid, err)
+	}
+	for _, kv := range strings.Split(string(environ), "\x00") {
+		if tmp, ok := strings.CutPrefix(kv, "TMPDIR="); ok {
+			if !strings.Contains(filepath.Base(tmp), "agentdesk-child-") {
+				t.Errorf("pid %d has TMPDIR=%s, not the sandbox's private folder", pid, tmp)
+			}
+			return
+		}
+	}
+	t.Errorf("pid %d has no TMPDIR: it was not started confined", pid)
+}
