@@ -102,6 +102,10 @@ func confine(cmd *exec.Cmd, s Sandbox) (*confinement, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: %w", err)
 	}
+	// Landlock grants only what exists, so a home without ~/.cache would
+	// leave go build, pip and the like nowhere to put theirs: it is made
+	// here, as any of them would make it (XDG's cache folder).
+	_ = os.MkdirAll(filepath.Join(home, ".cache"), 0o700)
 	tmp, err := os.MkdirTemp("", "agentdesk-child-")
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: private temporary folder: %w", err)

@@ -119,7 +119,7 @@ func plantedHome(t *testing.T) (home, project string) {
 
 // runConfined runs script with bash under s and returns its combined
 // output and exit code.
-func runConfined(t *testing.T, dir string, s Sandbox, script string) (string, int) {
+func runConfined(t *testing.T, dir string, s Sandbox, script string, env ...string) (string, int) {
 	t.Helper()
 	bash, err := exec.LookPath("bash")
 	if err != nil {
@@ -127,7 +127,7 @@ func runConfined(t *testing.T, dir string, s Sandbox, script string) (string, in
 	}
 	out := NewHead(64 << 10)
 	p, err := Start(context.Background(), Spec{Path: bash, Args: []string{"bash", "-c", script}, Dir: dir,
-		Env: []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME")}, Stdout: out, Stderr: out, Sandbox: s})
+		Env: append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME")}, env...), Stdout: out, Stderr: out, Sandbox: s})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,6 +160,7 @@ func testSandboxWithholdsSecretsAndTheHome(t *testing.T) {
 		{"write the private TMPDIR", `echo x > "$TMPDIR/t" && cat "$TMPDIR/t"`, true},
 		{"write a device", "echo x > /dev/null", true},
 		{"write /tmp outside TMPDIR", "echo x > /tmp/agentdesk-sandbox-probe-$$", false},
+		{"write a cache in a home that had none", "mkdir -p ~/.cache/tool && echo x > ~/.cache/tool/f", true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			out, code := runConfined(t, project, s, "AGENTDESK_DB="+filepath.Join(home, ".local/share/agentdesk/agentdesk.db")+"; "+c.script)
@@ -184,20 +185,27 @@ func TestUnconfinedReadsTheKey(t *testing.T) {
 	}
 }
 
-// Toolchains run confined: Go and Python start, read their installation
-// and write only where they may.
+// Toolchains run confined: Go (version and a build), npm and Python
+// start, read their installation and write only where they may.
 func TestToolchainsRunConfined(t *testing.T) {
 	requireLandlock(t)
+	// go build writes the build cache its environment names (here the
+	// real one: a cold cache would rebuild the standard library).
+	gocache, _ := exec.Command("go", "env", "GOCACHE").Output()
 	_, project := plantedHome(t)
 	for _, c := range []struct{ prog, script string }{
 		{"go", "go version"},
+		{"go", `printf 'module m\ngo 1.22\n' > go.mod && printf 'package main\nfunc main() { println("built") }\n' > main.go && go build -o m . && ./m`},
+		{"npm", "npm --version"},
 		{"python3", "python3 -c 'import tempfile; tempfile.mkstemp(); print(1)'"},
 	} {
 		if _, err := exec.LookPath(c.prog); err != nil {
 			t.Logf("%s is not installed", c.prog)
 			continue
 		}
-		if out, code := runConfined(t, project, Sandbox{Write: []string{project}}, c.script); code != 0 {
+		out, code := runConfined(t, project, Sandbox{Write: []string{project}}, c.script,
+			"GOCACHE="+strings.TrimSpace(string(gocache)), "GOTOOLCHAIN=local", "GOFLAGS=-mod=mod", "GOPROXY=off")
+		if code != 0 {
 			t.Errorf("%s: exit %d: %s", c.script, code, out)
 		}
 	}
