@@ -83,6 +83,9 @@ type thread struct {
 	// only narrows the built-in and MCP tools to what a child agent's
 	// allowlist grants (see childTools); nil: all of them.
 	only map[string]bool
+	// skills narrows a child's skills catalog to these names (its
+	// agent's); nil: all of it (see childDef.skills).
+	skills []string
 	// A child's: its agent_type for hooks, the model it runs on ("" is
 	// the session's) and its bound on model calls (0: maxStepsPerTurn).
 	agentType string

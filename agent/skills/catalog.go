@@ -91,30 +91,6 @@ func (c *Catalog) add(s Skill, winners, conflicts map[string]int) {
 	c.Conflicts[i].Losers = append(c.Conflicts[i].Losers, s)
 }
 
-const promptIntro = `# Skills
-
-Skills are folders of instructions for particular tasks. When a task matches a skill's description, read its SKILL.md (and any files it points to) with the read tools before you act.`
-
-// Prompt renders the catalog as the system-prompt section: one line per
-// skill, "name — description (path to SKILL.md)". It is empty when there
-// are no skills, so the section disappears from the prompt.
-func (c Catalog) Prompt() string {
-	if len(c.Skills) == 0 {
-		return ""
-	}
-	var b strings.Builder
-	b.WriteString(promptIntro)
-	b.WriteString("\n")
-	for _, s := range c.Skills {
-		fmt.Fprintf(&b, "\n- %s — %s (%s)", s.Name, oneLine(s.Description), s.File())
-	}
-	return b.String()
-}
-
-// oneLine collapses the line breaks a folded or literal YAML description
-// may carry, keeping the catalog at one line per skill.
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
-
 // Only is the catalog narrowed to the named skills (a subagent's
 // "skills"), keeping the order.
 func (c Catalog) Only(names []string) Catalog {
