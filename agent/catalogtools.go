@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/agentdesk/agentdesk/agent/lifecycle"
@@ -70,9 +71,34 @@ func catalogEntries(catalog skills.Catalog, agents []lifecycle.Agent, used func(
 	return out
 }
 
-// fit is the session's catalog fitted to the window's budget.
+// fit is the session's catalog fitted to the window's budget. The last
+// fit is kept while its entries and budget stay the same: a turn asks
+// for it for the task tool and for the system prompt of every request.
 func (s *Session) fit(catalog skills.Catalog, agents []lifecycle.Agent) listing.Fit {
-	return listing.FitTo(s.catalogEntries(catalog, agents), listing.Budget(s.window()))
+	entries, budget := s.catalogEntries(catalog, agents), listing.Budget(s.window())
+	var k strings.Builder
+	k.WriteString(strconv.Itoa(budget))
+	for _, e := range entries {
+		k.WriteString("\x00" + e.Kind + "\x00" + e.Name + "\x00" + e.Owner + "\x00" + e.Description + "\x00" + strconv.FormatBool(e.First))
+	}
+	key := k.String()
+	s.mu.Lock()
+	memo := s.lastFit
+	s.mu.Unlock()
+	if memo != nil && memo.key == key {
+		return memo.fit
+	}
+	f := listing.FitTo(entries, budget)
+	s.mu.Lock()
+	s.lastFit = &fitMemo{key: key, fit: f}
+	s.mu.Unlock()
+	return f
+}
+
+// fitMemo is a fitted catalog and what it was fitted from.
+type fitMemo struct {
+	key string
+	fit listing.Fit
 }
 
 // CatalogFit is how a new session's catalog fits the model's budget,

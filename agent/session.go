@@ -38,6 +38,7 @@ type Session struct {
 	blocks   map[string]lifecycle.ContextBlock // SessionStart context of the current epoch, by source
 	agents   []agentsFile
 	catalog  catalogCache
+	lastFit  *fitMemo        // the latest fitted catalog (Session.fit)
 	used     map[string]bool // kind + "\x00" + name: skills and agents this session used (catalogtools.go)
 	jobs     []string
 	busy     bool
@@ -480,7 +481,9 @@ func (a *Agent) skillRoots(project string) []skills.Root {
 
 // Catalog is the skills catalog a session in project would use now, with
 // every conflict (for the Skills view).
-func (a *Agent) Catalog(project string) skills.Catalog { return skills.Build(a.skillRoots(project)) }
+func (a *Agent) Catalog(project string) skills.Catalog {
+	return a.parsedSkills.Build(a.skillRoots(project))
+}
 
 // messages is the conversation of th as sent to the model: only the
 // current epoch, no host entries, and context parts only from extensions

@@ -238,12 +238,13 @@ func (d *Dispatcher) Enabled() []string {
 
 // SkillRoots implements agent.SkillSource: the enabled extensions' skill
 // folders, in installation order, each with its extension's active
-// version folder for ${CLAUDE_PLUGIN_ROOT}.
+// version folder for ${CLAUDE_PLUGIN_ROOT} and the version record's name
+// (none for a project's own settings, whose files the user edits).
 func (d *Dispatcher) SkillRoots() []skills.Root {
 	var roots []skills.Root
 	for _, x := range d.reg.Active(context.Background()) {
 		for _, dir := range x.Pkg.SkillRoots {
-			roots = append(roots, skills.Root{Dir: dir, Source: "extension " + x.ID, PluginRoot: x.Dir})
+			roots = append(roots, skills.Root{Dir: dir, Source: "extension " + x.ID, PluginRoot: x.Dir, Version: x.Version})
 		}
 	}
 	return roots
