@@ -25,12 +25,35 @@ const (
 	searchToolName = "tool_search"
 )
 
-// window is the context window of the configured model, or the default.
+// window is the context window of the configured model, or the default:
+// during a user turn the one it started with (freezeWindow), since the
+// catalog, the MCP tools and every child of the turn are fitted to it and
+// reading the provider's settings each time is not free.
 func (s *Session) window() int {
+	s.mu.Lock()
+	frozen := s.turnWindow
+	s.mu.Unlock()
+	if frozen > 0 {
+		return frozen
+	}
 	if _, cfg, err := s.a.cfg.Provider(); err == nil {
 		return cfg.WithDefaults().ContextWindow
 	}
 	return listing.DefaultWindow
+}
+
+// freezeWindow fixes the window for the user turn about to run; the
+// returned func ends the turn's hold on it.
+func (s *Session) freezeWindow() (thaw func()) {
+	w := s.window()
+	s.mu.Lock()
+	s.turnWindow = w
+	s.mu.Unlock()
+	return func() {
+		s.mu.Lock()
+		s.turnWindow = 0
+		s.mu.Unlock()
+	}
 }
 
 // markUsed remembers that the session used a skill or an agent: the next
@@ -71,9 +94,10 @@ func catalogEntries(catalog skills.Catalog, agents []lifecycle.Agent, used func(
 	return out
 }
 
-// fit is the session's catalog fitted to the window's budget. The last
-// fit is kept while its entries and budget stay the same: a turn asks
-// for it for the task tool and for the system prompt of every request.
+// fit is the session's catalog fitted to the window's budget. The
+// latest fit (of any session) is kept while its entries and budget stay
+// the same: a turn asks for it for the task tool and for the system
+// prompt of every request, and a new session's is most often the same.
 func (s *Session) fit(catalog skills.Catalog, agents []lifecycle.Agent) listing.Fit {
 	entries, budget := s.catalogEntries(catalog, agents), listing.Budget(s.window())
 	var k strings.Builder
@@ -82,16 +106,11 @@ func (s *Session) fit(catalog skills.Catalog, agents []lifecycle.Agent) listing.
 		k.WriteString("\x00" + e.Kind + "\x00" + e.Name + "\x00" + e.Owner + "\x00" + e.Description + "\x00" + strconv.FormatBool(e.First))
 	}
 	key := k.String()
-	s.mu.Lock()
-	memo := s.lastFit
-	s.mu.Unlock()
-	if memo != nil && memo.key == key {
+	if memo := s.a.lastFit.Load(); memo != nil && memo.key == key {
 		return memo.fit
 	}
 	f := listing.FitTo(entries, budget)
-	s.mu.Lock()
-	s.lastFit = &fitMemo{key: key, fit: f}
-	s.mu.Unlock()
+	s.a.lastFit.Store(&fitMemo{key: key, fit: f})
 	return f
 }
 

@@ -126,3 +126,25 @@ func skillsPart(system string) string {
 	}
 	return after
 }
+
+// The fitted catalog is kept between turns and sessions only while its
+// entries and window are the same: a larger window at the next turn
+// describes every skill.
+func TestCatalogRefitsWhenTheWindowChanges(t *testing.T) {
+	plugin := filepath.Join(t.TempDir(), "store", "ext", "abc123")
+	for i := range 300 {
+		pluginSkill(t, plugin, fmt.Sprintf("filler-%03d", i), strings.Repeat("A filler skill that does many things. ", 4), "Filler.")
+	}
+	e := newEnv(t)
+	e.window = listing.DefaultWindow
+	e.life.roots = []skills.Root{{Dir: filepath.Join(plugin, "skills"), Source: "extension fx", PluginRoot: plugin}}
+	e.server.Push(llmtest.Reply{Text: "one"}, llmtest.Reply{Text: "two"})
+	s := e.newSession()
+	e.send(s, "first")
+	e.window = 200000
+	e.send(s, "second")
+	reqs := e.server.Requests()
+	if len(reqs) != 2 || !strings.Contains(skillsPart(reqs[0].System), "names only") || strings.Contains(skillsPart(reqs[1].System), "names only") {
+		t.Errorf("at 32k some skills by name only, at 200k none: %d requests", len(reqs))
+	}
+}

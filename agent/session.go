@@ -31,22 +31,23 @@ type Session struct {
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
 
-	mu       sync.Mutex
-	main     *thread
-	epoch    int
-	summary  string
-	blocks   map[string]lifecycle.ContextBlock // SessionStart context of the current epoch, by source
-	agents   []agentsFile
-	catalog  catalogCache
-	lastFit  *fitMemo        // the latest fitted catalog (Session.fit)
-	used     map[string]bool // kind + "\x00" + name: skills and agents this session used (catalogtools.go)
-	jobs     []string
-	busy     bool
-	stopJob  context.CancelFunc
-	idle     chan struct{} // closed while no job runs
-	usage    Usage
-	titleSet bool
-	turnRoom int // bytes of extension context the running turn may still add
+	mu      sync.Mutex
+	main    *thread
+	epoch   int
+	summary string
+	blocks  map[string]lifecycle.ContextBlock // SessionStart context of the current epoch, by source
+	agents  []agentsFile
+	catalog catalogCache
+	// turnWindow is the context window of the running user turn; 0: none.
+	turnWindow int
+	used       map[string]bool // kind + "\x00" + name: skills and agents this session used (catalogtools.go)
+	jobs       []string
+	busy       bool
+	stopJob    context.CancelFunc
+	idle       chan struct{} // closed while no job runs
+	usage      Usage
+	titleSet   bool
+	turnRoom   int // bytes of extension context the running turn may still add
 	// mcpLeftOut names the MCP tools last deferred for size, told once.
 	mcpLeftOut string
 	// mcpTurn is the MCP tool list the running user turn started with
