@@ -67,6 +67,7 @@ type Dispatcher struct {
 	mu        sync.Mutex
 	running   map[string]map[*context.CancelFunc]struct{} // by extension: cancels of running events
 	announced map[string]string                           // extension → failure already shown in the chat
+	agents    *agentMemo                                  // the latest agent set (Agents)
 }
 
 // Config wires a Dispatcher.
