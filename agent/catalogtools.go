@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -100,12 +101,16 @@ func catalogEntries(catalog skills.Catalog, agents []lifecycle.Agent, used func(
 // prompt of every request, and a new session's is most often the same.
 func (s *Session) fit(catalog skills.Catalog, agents []lifecycle.Agent) listing.Fit {
 	entries, budget := s.catalogEntries(catalog, agents), listing.Budget(s.window())
-	var k strings.Builder
-	k.WriteString(strconv.Itoa(budget))
+	var h maphash.Hash
+	h.SetSeed(fitSeed)
+	h.WriteString(strconv.Itoa(budget))
 	for _, e := range entries {
-		k.WriteString("\x00" + e.Kind + "\x00" + e.Name + "\x00" + e.Owner + "\x00" + e.Description + "\x00" + strconv.FormatBool(e.First))
+		for _, part := range []string{e.Kind, e.Name, e.Owner, e.Description, strconv.FormatBool(e.First)} {
+			h.WriteString(part)
+			h.WriteByte(0)
+		}
 	}
-	key := k.String()
+	key := fitKey{hash: h.Sum64(), entries: len(entries), budget: budget}
 	if memo := s.a.lastFit.Load(); memo != nil && memo.key == key {
 		return memo.fit
 	}
@@ -116,9 +121,18 @@ func (s *Session) fit(catalog skills.Catalog, agents []lifecycle.Agent) listing.
 
 // fitMemo is a fitted catalog and what it was fitted from.
 type fitMemo struct {
-	key string
+	key fitKey
 	fit listing.Fit
 }
+
+// fitKey names a catalog's entries and budget: a 64-bit hash of every
+// field the fit reads (building a string of them cost more than the fit).
+type fitKey struct {
+	hash            uint64
+	entries, budget int
+}
+
+var fitSeed = maphash.MakeSeed()
 
 // CatalogFit is how a new session's catalog fits the model's budget,
 // for Preferences: the whole and each extension's share.
