@@ -240,6 +240,9 @@ func compareTurns(b *testing.B, many, none *benchHome, a *arrivals, name string)
 	sMany, sNone := many.session(b), none.session(b)
 	many.start(b, sMany, a)
 	none.start(b, sNone, a)
+	if reqs := a.model.Requests(); len(reqs) >= 2 {
+		b.Logf("first request of a session: %s %d bytes, none %d bytes", name, len(reqs[len(reqs)-2].Raw), len(reqs[len(reqs)-1].Raw))
+	}
 	b.Run("next-turn", func(b *testing.B) {
 		var p gittest.Paired
 		for b.Loop() {
