@@ -109,6 +109,12 @@ type Agent struct {
 	log *slog.Logger
 	// lastMCP is how the latest session's MCP tools fared (Providers).
 	lastMCP atomic.Pointer[MCPCount]
+	// parsedSkills keeps the SKILL.md files parsed while unchanged, so a
+	// new session lists the skill folders again without parsing them.
+	parsedSkills skills.Cache
+	// lastFit is the latest fitted catalog and what it was fitted from
+	// (Session.fit).
+	lastFit atomic.Pointer[fitMemo]
 }
 
 // New returns an Agent; nil fields of cfg get safe defaults.

@@ -65,10 +65,17 @@ func TestCatalogFitsTheWindow(t *testing.T) {
 			if window == 32768 && described == 0 {
 				t.Errorf("nothing described at 32k")
 			}
-			size := e.agent.CatalogSize(e.project.Path)
+			cf := e.agent.CatalogFit(e.project.Path)
+			size := cf.Text
+			for i := range 100 {
+				sh := cf.Shares[fmt.Sprintf("plugin-%03d", i)]
+				if sh.Full+sh.Shortened+sh.NamesOnly+sh.Hidden != 3 || sh.Bytes == 0 {
+					t.Fatalf("plugin-%03d's share %+v: want its 2 skills and its agent", i, sh)
+				}
+			}
 			t.Logf("Preferences: %s", size)
 			if !strings.Contains(size, "200 skills, 101 agents: ") || (window == 32768) != strings.Contains(size, fmt.Sprintf("; %d listed by name only", names)) {
-				t.Errorf("CatalogSize = %q", size)
+				t.Errorf("CatalogFit = %q", size)
 			}
 		})
 	}

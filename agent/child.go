@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/agentdesk/agentdesk/agent/lifecycle"
+	"github.com/agentdesk/agentdesk/agent/listing"
 	"github.com/agentdesk/agentdesk/agent/llm"
 	"github.com/agentdesk/agentdesk/storage"
 )
@@ -65,13 +66,13 @@ func (s *Session) runChild(ctx context.Context, def childDef, started func(id st
 		ProjectDir: s.project, PermissionMode: s.permissionMode(), AgentID: child.ID, AgentType: def.agentType, Round: def.round})
 	s.notices(ctx, res.Notices)
 
-	th := &thread{session: child.ID, only: def.only, agentType: def.agentType, model: def.model, maxSteps: childTurns(def.turns),
+	th := &thread{session: child.ID, only: def.only, skills: def.skills, agentType: def.agentType, model: def.model, maxSteps: childTurns(def.turns),
 		status: def.title}
 	if s.a.cfg.TranscriptDir != "" {
 		th.transcript = &transcript{path: TranscriptFile(s.a.cfg.TranscriptDir, child.ID), session: child.ID, project: s.project}
 	}
 	blocks := s.budget(ctx, res.Blocks)
-	system := func() string { return s.childSystem(blocks, def) }
+	system := func() string { return s.childSystem(th, blocks, def) }
 	run := childRun{id: child.ID}
 	if _, run.err = s.append(ctx, th, Entry{Role: llm.RoleUser, Parts: []llm.Part{{Kind: llm.PartText, Text: def.prompt}}}); run.err != nil {
 		return run
@@ -140,9 +141,11 @@ func (s *Session) subagentStop(ctx context.Context, th *thread, system func() st
 }
 
 // childSystem is a child's system prompt: the same base and AGENTS.md as
-// the session, its skills (all, or those the agent names), the child's
-// instructions, and only the SubagentStart context of enabled extensions.
-func (s *Session) childSystem(blocks []lifecycle.ContextBlock, def childDef) string {
+// the session, its skills (all, or those the agent names) fitted to the
+// catalog's budget like the session's and without paths (the skill tool
+// loads them, when its allowlist grants it), the child's instructions,
+// and only the SubagentStart context of enabled extensions.
+func (s *Session) childSystem(th *thread, blocks []lifecycle.ContextBlock, def childDef) string {
 	enabled := map[string]bool{}
 	for _, id := range s.a.cfg.Lifecycle.Enabled(s.project) {
 		enabled[id] = true
@@ -153,13 +156,11 @@ func (s *Session) childSystem(blocks []lifecycle.ContextBlock, def childDef) str
 			ext = append(ext, b)
 		}
 	}
-	catalog := s.Catalog()
-	if def.skills != nil {
-		catalog = catalog.Only(def.skills)
-	}
+	// A child delegates to no one: its skills have the whole budget.
+	fit := listing.FitTo(s.catalogEntries(s.threadCatalog(th), nil), listing.Budget(s.window()))
 	s.mu.Lock()
 	agents := s.agents
 	s.mu.Unlock()
-	return systemPrompt{Project: s.project, Agents: agents, Skills: catalog.Prompt(),
+	return systemPrompt{Project: s.project, Agents: agents, Skills: skillsSection(fit),
 		Extra: def.instructions, Extension: ext}.String()
 }

@@ -30,13 +30,13 @@ type catalogCache struct {
 	catalog skills.Catalog
 }
 
-func (c *catalogCache) get(roots []skills.Root) skills.Catalog {
+func (c *catalogCache) get(roots []skills.Root, parsed *skills.Cache) skills.Catalog {
 	var k strings.Builder
 	for _, r := range roots {
 		k.WriteString(r.Source + "\x00" + r.Dir + "\x00")
 	}
 	if c.key != k.String() || c.key == "" {
-		c.key, c.catalog = k.String(), skills.Build(roots)
+		c.key, c.catalog = k.String(), parsed.Build(roots)
 	}
 	return c.catalog
 }
@@ -46,7 +46,7 @@ func (s *Session) Catalog() skills.Catalog {
 	roots := s.skillRoots()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.catalog.get(roots)
+	return s.catalog.get(roots, &s.a.parsedSkills)
 }
 
 // system renders the main thread's system prompt.

@@ -106,17 +106,11 @@ func (s *Session) shelve(th *thread, deferred []lifecycle.ToolDescriptor) *mcpSh
 	return sh
 }
 
-// mainShelf is the main thread's shelf of its current turn (nil: none).
-func (s *Session) mainShelf() *mcpShelf {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.main.mcp
-}
-
-// findMCP marks a tool of the main thread's shelf found for the rest of
-// the session and says how the model calls it.
-func (s *Session) findMCP(name string) string {
-	sh := s.mainShelf()
+// findMCP marks a tool of th's shelf found (for the rest of the session
+// when th is the main thread; a child's for the rest of its run) and says
+// how the model calls it.
+func (s *Session) findMCP(th *thread, name string) string {
+	sh := s.shelfOf(th)
 	if sh == nil {
 		return ""
 	}
@@ -124,7 +118,7 @@ func (s *Session) findMCP(name string) string {
 	if !ok {
 		return ""
 	}
-	if !already {
+	if !already && th == s.main {
 		s.mu.Lock()
 		s.mcpFound = append(s.mcpFound, shelfKey(d))
 		s.mu.Unlock()

@@ -31,21 +31,23 @@ type Session struct {
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
 
-	mu       sync.Mutex
-	main     *thread
-	epoch    int
-	summary  string
-	blocks   map[string]lifecycle.ContextBlock // SessionStart context of the current epoch, by source
-	agents   []agentsFile
-	catalog  catalogCache
-	used     map[string]bool // kind + "\x00" + name: skills and agents this session used (catalogtools.go)
-	jobs     []string
-	busy     bool
-	stopJob  context.CancelFunc
-	idle     chan struct{} // closed while no job runs
-	usage    Usage
-	titleSet bool
-	turnRoom int // bytes of extension context the running turn may still add
+	mu      sync.Mutex
+	main    *thread
+	epoch   int
+	summary string
+	blocks  map[string]lifecycle.ContextBlock // SessionStart context of the current epoch, by source
+	agents  []agentsFile
+	catalog catalogCache
+	// turnWindow is the context window of the running user turn; 0: none.
+	turnWindow int
+	used       map[string]bool // kind + "\x00" + name: skills and agents this session used (catalogtools.go)
+	jobs       []string
+	busy       bool
+	stopJob    context.CancelFunc
+	idle       chan struct{} // closed while no job runs
+	usage      Usage
+	titleSet   bool
+	turnRoom   int // bytes of extension context the running turn may still add
 	// mcpLeftOut names the MCP tools last deferred for size, told once.
 	mcpLeftOut string
 	// mcpTurn is the MCP tool list the running user turn started with
@@ -83,6 +85,9 @@ type thread struct {
 	// only narrows the built-in and MCP tools to what a child agent's
 	// allowlist grants (see childTools); nil: all of them.
 	only map[string]bool
+	// skills narrows a child's skills catalog to these names (its
+	// agent's); nil: all of it (see childDef.skills).
+	skills []string
 	// A child's: its agent_type for hooks, the model it runs on ("" is
 	// the session's) and its bound on model calls (0: maxStepsPerTurn).
 	agentType string
@@ -477,7 +482,9 @@ func (a *Agent) skillRoots(project string) []skills.Root {
 
 // Catalog is the skills catalog a session in project would use now, with
 // every conflict (for the Skills view).
-func (a *Agent) Catalog(project string) skills.Catalog { return skills.Build(a.skillRoots(project)) }
+func (a *Agent) Catalog(project string) skills.Catalog {
+	return a.parsedSkills.Build(a.skillRoots(project))
+}
 
 // messages is the conversation of th as sent to the model: only the
 // current epoch, no host entries, and context parts only from extensions

@@ -53,6 +53,10 @@ var claudeToolNames = map[string][]string{
 	"MultiEdit": {"edit_file"},
 	"Write":     {"write_file"},
 	"LSP":       {"lsp"},
+	// The catalog's tools (catalogtools.go), offered to a child beside
+	// the built-ins when it has something to load or find.
+	"Skill":      {skillToolName},
+	"ToolSearch": {searchToolName},
 }
 
 // childTools maps an agent's allowlist (Claude Code's names, or ours) to
@@ -112,6 +116,9 @@ func childTools(allow, deny []string) (only map[string]bool, unavailable, notes 
 		}
 		for _, n := range mapTool(name) {
 			delete(only, n)
+			if n == skillToolName || n == searchToolName {
+				only[n] = false // not implied by anything else (catalogAllowed)
+			}
 		}
 	}
 	return only, unavailable, notes

@@ -14,7 +14,7 @@ import (
 )
 
 func TestChildToolsMapsClaudeNames(t *testing.T) {
-	all := []string{"edit_file", "glob", "grep", "list_dir", "lsp", "read_file", "run_command", "write_file"}
+	all := []string{"edit_file", "glob", "grep", "list_dir", "lsp", "read_file", "run_command", "skill", "tool_search", "write_file"}
 	tests := []struct {
 		name              string
 		allow, deny       []string
@@ -28,7 +28,8 @@ func TestChildToolsMapsClaudeNames(t *testing.T) {
 		{name: "edits", allow: []string{"Edit", "MultiEdit", "Write", "Bash"}, want: []string{"edit_file", "run_command", "write_file"}},
 		{name: "our own names", allow: []string{"read_file", "run_command"}, want: []string{"read_file", "run_command"}},
 		{name: "a pattern grants the tool, noted", allow: []string{"Bash(git diff:*)", "Read"}, want: []string{"read_file", "run_command"}, notes: 1},
-		{name: "disallowed removes", deny: []string{"Write", "Edit", "Bash"}, want: []string{"glob", "grep", "list_dir", "lsp", "read_file"}},
+		{name: "disallowed removes", deny: []string{"Write", "Edit", "Bash"}, want: []string{"glob", "grep", "list_dir", "lsp", "read_file", "skill", "tool_search"}},
+		{name: "Claude Code's Skill and ToolSearch are the catalog's tools", allow: []string{"Read", "Skill", "ToolSearch"}, want: []string{"read_file", "skill", "tool_search"}},
 		{name: "Claude Code's LSP is the lsp tool", allow: []string{"Read", "LSP"}, want: []string{"lsp", "read_file"}},
 		{name: "task is never given", allow: []string{"Task", "Agent"}, unavailable: []string{"Task", "Agent"}},
 		{name: "MCP tools pass through to the MCP list", allow: []string{"Read", "mcp__github__search"}, want: []string{"mcp__github__search", "read_file"}},

@@ -89,7 +89,8 @@ func (s *Session) toolboxFor(ctx context.Context, th *thread) *toolbox {
 }
 
 // extraTools are the tools beyond the built-ins that th gets this turn:
-// the task tool (subagents: the main thread only), the catalog's, the
+// the task tool (subagents: the main thread only), the catalog's (a
+// child's as its allowlist grants), the
 // lsp tool when a language server covers the project, then the
 // extensions' MCP tools. The MCP tools are fitted first: tool_search is
 // offered when some of them wait for it.
@@ -97,9 +98,7 @@ func (s *Session) extraTools(ctx context.Context, th *thread) []tools.Tool {
 	var extra []tools.Tool
 	extra = append(extra, s.taskTools(th)...)
 	mcp := s.mcpTools(ctx, th)
-	if th == s.main {
-		extra = append(extra, s.catalogTools()...)
-	}
+	extra = append(extra, s.catalogTools(th)...)
 	extra = append(extra, s.lspTools(ctx, th)...)
 	extra = append(extra, mcp...)
 	return extra

@@ -37,6 +37,7 @@ func (s *Session) turn(ctx context.Context, prompt string) {
 		s.fail(ctx, err)
 		return
 	}
+	defer s.freezeWindow()()
 	defer s.freezeMCP(ctx)()
 	s.useStyle(ctx)
 	if _, err := s.converse(ctx, s.main, s.system, user.Seq); err != nil {

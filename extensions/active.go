@@ -3,6 +3,7 @@ package extensions
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -18,7 +19,11 @@ type Active struct {
 	ID, Label string
 	Commit    string
 	Dir, Data string // the active version folder and the extension's data folder
-	Pkg       *manifest.Package
+	// Version names the content of the active version's record (id,
+	// commit, hooks hash, record revision): a re-stamp or an update
+	// changes it, so what was read of Dir can be kept while it holds.
+	Version string
+	Pkg     *manifest.Package
 	// The userConfig values its hooks and servers get: all in the
 	// environment, the non-sensitive ones for ${user_config.KEY}.
 	OptionEnv, OptionArgv map[string]string
@@ -138,7 +143,8 @@ func (m *Manager) buildActive(ctx context.Context, old map[versionKey]*manifest.
 			continue
 		}
 		out = append(out, Active{ID: e.ID, Label: displayName(pkg.Manifest), Pkg: pkg, Commit: e.ActiveCommit,
-			Dir: m.store.versionDir(e.ID, e.ActiveCommit), Data: m.store.dataDir(e.ID),
+			Version: fmt.Sprintf("%s %s %s %d", key.id, key.commit, key.hooksHash, key.revision),
+			Dir:     m.store.versionDir(e.ID, e.ActiveCommit), Data: m.store.dataDir(e.ID),
 			OptionEnv: env, OptionArgv: argv, Unconfined: m.unconfined(ctx, e), Projects: e.Projects, ToolsOff: off[e.ID]})
 	}
 	return out, pkgs, ok

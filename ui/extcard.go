@@ -15,6 +15,8 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/agentdesk/agentdesk/agent"
+	"github.com/agentdesk/agentdesk/agent/listing"
 	"github.com/agentdesk/agentdesk/agent/safetext"
 	"github.com/agentdesk/agentdesk/extensions"
 	"github.com/agentdesk/agentdesk/extensions/project"
@@ -69,6 +71,9 @@ func (p *extensionsPane) card(info extensions.Info) fyne.CanvasObject {
 	if info.Description != "" {
 		body.Add(&widget.Label{Text: info.Description, Wrapping: fyne.TextWrapWord})
 	}
+	if share, ok := p.fit.Shares[info.ID]; ok && info.Status == extensions.StatusEnabled {
+		body.Add(newSecondaryLabel(shareText(share, p.fit.Budget), fyne.TextWrapWord))
+	}
 	if msg := p.cardMessage(info, st); msg != nil {
 		body.Add(msg)
 	}
@@ -91,6 +96,31 @@ func (p *extensionsPane) card(info extensions.Info) fyne.CanvasObject {
 
 // countsText is the card's line on what an extension brings.
 func countsText(info extensions.Info) string { return strings.Join(info.Contents(), " · ") }
+
+// shareText is an enabled extension's share of the catalog budget, so a
+// user sees why a skill or agent of it is not described: "In the
+// model's catalog: 3.2 KB of its 13.1 KB · skills and agents: 2 in full,
+// 10 with a shortened description, 40 by name only".
+func shareText(sh listing.Share, budget int) string {
+	var tiers []string
+	if sh.Full > 0 {
+		tiers = append(tiers, fmt.Sprintf("%d in full", sh.Full))
+	}
+	if sh.Shortened > 0 {
+		tiers = append(tiers, fmt.Sprintf("%d with a shortened description", sh.Shortened))
+	}
+	if sh.NamesOnly > 0 {
+		tiers = append(tiers, fmt.Sprintf("%d by name only", sh.NamesOnly))
+	}
+	if sh.Hidden > 0 {
+		tiers = append(tiers, fmt.Sprintf("%d not listed (tool_search finds them)", sh.Hidden))
+	}
+	noun := "skills and agents"
+	if n := sh.Full + sh.Shortened + sh.NamesOnly + sh.Hidden; n == 1 {
+		noun = "skill or agent"
+	}
+	return fmt.Sprintf("In the model's catalog: %s of its %s · %s: %s", agent.KB(sh.Bytes), agent.KB(budget), noun, strings.Join(tiers, ", "))
+}
 
 // enabledText says what an enabled extension adds from the next prompt.
 func enabledText(info extensions.Info) string {

@@ -15,6 +15,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/agentdesk/agentdesk/agent"
 	"github.com/agentdesk/agentdesk/agent/lifecycle"
 	"github.com/agentdesk/agentdesk/agent/safetext"
 	"github.com/agentdesk/agentdesk/extensions"
@@ -50,6 +51,7 @@ type extensionsPane struct {
 	here        string // the window's project when the cards were read: "Only this project"
 	state       map[string]*cardState
 	skills      map[string]string   // skill name → source that wins, for conflict markers
+	fit         agent.CatalogFit    // the catalog's fit: each card's share of the budget
 	onTrust     func(dialog.Dialog) // tests observe the trust dialog
 	picker      dialog.Dialog       // the open marketplace picker, for tests
 
@@ -466,7 +468,7 @@ type paneData struct {
 	infos       []extensions.Info
 	winners     map[string]string
 	conflicts   []lifecycle.CommandConflict
-	catalog     string // the catalog's size against the window's budget (agent.CatalogSize)
+	catalog     agent.CatalogFit // the catalog against the window's budget, and each extension's share
 }
 
 // reload re-reads the registry and redraws the cards.
@@ -489,7 +491,7 @@ func (p *extensionsPane) reload() {
 		for _, s := range p.u.d.Agent.Catalog(project).Skills {
 			winners[s.Name] = s.Source
 		}
-		d := paneData{infos: infos, winners: winners, conflicts: p.u.d.Agent.Commands().Conflicts, catalog: p.u.d.Agent.CatalogSize(project)}
+		d := paneData{infos: infos, winners: winners, conflicts: p.u.d.Agent.Commands().Conflicts, catalog: p.u.d.Agent.CatalogFit(project)}
 		if f, ok := p.projectFolder(ctx, project); ok {
 			d.project = &f
 			d.projectRuns, _ = p.u.d.Extensions.ProjectHookRuns(ctx, f.Dir)
@@ -500,9 +502,9 @@ func (p *extensionsPane) reload() {
 			p.showInstallMessage(sentence(err), true)
 			return
 		}
-		p.project, p.projectRuns, p.infos, p.skills, p.commandConflicts = d.project, d.projectRuns, d.infos, d.winners, d.conflicts
+		p.project, p.projectRuns, p.infos, p.skills, p.commandConflicts, p.fit = d.project, d.projectRuns, d.infos, d.winners, d.conflicts, d.catalog
 		p.here = project
-		p.catalog.SetText("What the model is told: " + d.catalog)
+		p.catalog.SetText("What the model is told: " + d.catalog.Text)
 		for i := range p.infos {
 			p.infos[i] = p.infos[i].ForDisplay()
 		}

@@ -42,6 +42,9 @@ type Entry struct {
 	First bool
 	// Use says how to use it (tool_search's answer).
 	Use string
+	// Owner is whose entry it is (an extension's id, "user", "project"),
+	// for Shares.
+	Owner string
 }
 
 // Tier is how much of an entry the request shows.
@@ -226,10 +229,7 @@ func (f Fit) Render(kind, plural string) string {
 	var b strings.Builder
 	var names []string
 	hidden, any := 0, false
-	sep := " — "
-	if kind == KindAgent {
-		sep = ": " // the task tool's format
-	}
+	sep := separator(kind)
 	for _, p := range f.Entries {
 		if p.Kind != kind {
 			continue
@@ -254,6 +254,46 @@ func (f Fit) Render(kind, plural string) string {
 		fmt.Fprintf(&b, "\n- and %d more %s: use tool_search to find them", hidden, plural)
 	}
 	return b.String()
+}
+
+// Share is what one owner's entries take of a fitted catalog.
+type Share struct {
+	Bytes                              int // of the rendered lists
+	Full, Shortened, NamesOnly, Hidden int // entries by tier
+}
+
+// Shares is each owner's share of f, by Entry.Owner: its bytes as Render
+// writes them and how many of its entries each tier holds, so a user can
+// see why an entry is not listed in full.
+func (f Fit) Shares() map[string]Share {
+	out := map[string]Share{}
+	for _, p := range f.Entries {
+		sh := out[p.Owner]
+		switch p.Tier {
+		case Full, Short:
+			sh.Bytes += len("\n- ") + len(p.Name) + len(separator(p.Kind)) + len(p.Desc)
+			if p.Tier == Full {
+				sh.Full++
+			} else {
+				sh.Shortened++
+			}
+		case NameOnly:
+			sh.Bytes += nameCost(p.Name)
+			sh.NamesOnly++
+		default:
+			sh.Hidden++
+		}
+		out[p.Owner] = sh
+	}
+	return out
+}
+
+// separator is between an entry's name and description in Render.
+func separator(kind string) string {
+	if kind == KindAgent {
+		return ": " // the task tool's format
+	}
+	return " — "
 }
 
 // Counts says how a kind fared: listed in full or shortened, by name

@@ -118,3 +118,32 @@ func TestClose(t *testing.T) {
 		}
 	}
 }
+
+// Each owner's share counts its entries by tier and its bytes as
+// rendered: together they are the rendered lists, less the lines
+// ("also (names only …)", "and N more") no one owns.
+func TestSharesByOwner(t *testing.T) {
+	entries := []Entry{{Kind: KindSkill, Name: "own-skill", Description: "the project's own skill", First: true, Owner: "project"},
+		{Kind: KindAgent, Name: "reviewer", Description: "reviews code", Owner: "big"}}
+	for _, e := range skills(400) {
+		e.Owner = "big"
+		entries = append(entries, e)
+	}
+	f := FitTo(entries, Budget(32768))
+	shares := f.Shares()
+	if own := shares["project"]; own != (Share{Bytes: len("\n- own-skill — the project's own skill"), Full: 1}) {
+		t.Errorf("project's share %+v", own)
+	}
+	big := shares["big"]
+	if big.Full+big.Shortened+big.NamesOnly+big.Hidden != 401 || big.NamesOnly == 0 {
+		t.Errorf("big's share %+v: want its 401 entries, some by name only", big)
+	}
+	d, names, hidden := f.Counts()
+	if big.Full+big.Shortened+shares["project"].Full != d || big.NamesOnly != names || big.Hidden != hidden {
+		t.Errorf("shares %+v do not add up to the counts %d, %d, %d", shares, d, names, hidden)
+	}
+	text := f.Render(KindSkill, "skills") + f.Render(KindAgent, "agents")
+	if sum := shares["project"].Bytes + big.Bytes; sum > len(text) || sum < len(text)-300 {
+		t.Errorf("shares sum to %d bytes, the lists are %d", sum, len(text))
+	}
+}

@@ -2,8 +2,12 @@ package skills
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
+	"time"
 )
 
 // Root is one place skills come from.
@@ -15,6 +19,10 @@ type Root struct {
 	// ${CLAUDE_PLUGIN_ROOT} and ${CLAUDE_SKILL_DIR} (ExpandSkill). Empty
 	// for the user's and the project's skills, which are read as written.
 	PluginRoot string
+	// Version, when set, names the folder's content: an installed
+	// extension's version record, which an update or a re-stamp changes.
+	// Cache.Build lists such a folder once per Version.
+	Version string
 }
 
 // ExpandSkill replaces, in text read from file (an absolute path below
@@ -57,12 +65,89 @@ type Catalog struct {
 // of a name wins; every later one is recorded as a conflict, so the result
 // is deterministic and never silently drops a skill. A root that cannot be
 // read becomes a note.
-func Build(roots []Root) Catalog {
+func Build(roots []Root) Catalog { return build(roots, ParseFile) }
+
+// Cache is Build with what it read kept: a root with a Version is
+// listed once per Version (an installed extension's folder changes only
+// with its record), and the other roots (the user's, the project's) are
+// listed again each time, a SKILL.md parsed again only when its size or
+// modification time changed. So a new session with a whole marketplace
+// enabled reads nothing of it again, and sees a skill the user added.
+// The zero value is ready; it is safe for concurrent use.
+type Cache struct {
+	mu     sync.Mutex
+	parsed map[string]cachedSkill // by SKILL.md path
+	listed map[Root]listedRoot    // roots with a Version
+}
+
+type listedRoot struct {
+	skills []Skill
+	notes  []string
+	err    error
+}
+
+type cachedSkill struct {
+	size  int64
+	mtime time.Time
+	skill Skill
+}
+
+// Build is Build(roots), reading only what may have changed.
+func (c *Cache) Build(roots []Root) Catalog {
+	return buildWith(roots, func(r Root) ([]Skill, []string, error) {
+		if r.Version == "" {
+			return discover(r.Dir, r.Source, c.parseFile)
+		}
+		c.mu.Lock()
+		l, ok := c.listed[r]
+		c.mu.Unlock()
+		if !ok {
+			l.skills, l.notes, l.err = discover(r.Dir, r.Source, c.parseFile)
+			c.mu.Lock()
+			if c.listed == nil {
+				c.listed = map[Root]listedRoot{}
+			}
+			c.listed[r] = l
+			c.mu.Unlock()
+		}
+		return slices.Clone(l.skills), l.notes, l.err
+	})
+}
+
+func (c *Cache) parseFile(path string) (Skill, error) {
+	info, err := os.Stat(path)
+	if err != nil || !info.Mode().IsRegular() {
+		return ParseFile(path) // it words the error
+	}
+	c.mu.Lock()
+	hit, ok := c.parsed[path]
+	c.mu.Unlock()
+	if ok && hit.size == info.Size() && hit.mtime.Equal(info.ModTime()) {
+		return hit.skill, nil
+	}
+	s, err := ParseFile(path)
+	if err != nil {
+		return s, err
+	}
+	c.mu.Lock()
+	if c.parsed == nil {
+		c.parsed = map[string]cachedSkill{}
+	}
+	c.parsed[path] = cachedSkill{size: info.Size(), mtime: info.ModTime(), skill: s}
+	c.mu.Unlock()
+	return s, nil
+}
+
+func build(roots []Root, parseFile func(string) (Skill, error)) Catalog {
+	return buildWith(roots, func(r Root) ([]Skill, []string, error) { return discover(r.Dir, r.Source, parseFile) })
+}
+
+func buildWith(roots []Root, list func(Root) ([]Skill, []string, error)) Catalog {
 	var cat Catalog
 	winners := map[string]int{} // name -> index in cat.Skills
 	conflicts := map[string]int{}
 	for _, root := range roots {
-		found, notes, err := Discover(root.Dir, root.Source)
+		found, notes, err := list(root)
 		cat.Notes = append(cat.Notes, notes...)
 		if err != nil {
 			cat.Notes = append(cat.Notes, err.Error())
@@ -90,30 +175,6 @@ func (c *Catalog) add(s Skill, winners, conflicts map[string]int) {
 	}
 	c.Conflicts[i].Losers = append(c.Conflicts[i].Losers, s)
 }
-
-const promptIntro = `# Skills
-
-Skills are folders of instructions for particular tasks. When a task matches a skill's description, read its SKILL.md (and any files it points to) with the read tools before you act.`
-
-// Prompt renders the catalog as the system-prompt section: one line per
-// skill, "name — description (path to SKILL.md)". It is empty when there
-// are no skills, so the section disappears from the prompt.
-func (c Catalog) Prompt() string {
-	if len(c.Skills) == 0 {
-		return ""
-	}
-	var b strings.Builder
-	b.WriteString(promptIntro)
-	b.WriteString("\n")
-	for _, s := range c.Skills {
-		fmt.Fprintf(&b, "\n- %s — %s (%s)", s.Name, oneLine(s.Description), s.File())
-	}
-	return b.String()
-}
-
-// oneLine collapses the line breaks a folded or literal YAML description
-// may carry, keeping the catalog at one line per skill.
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // Only is the catalog narrowed to the named skills (a subagent's
 // "skills"), keeping the order.

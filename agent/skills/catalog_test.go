@@ -146,30 +146,6 @@ func TestBuildConflictsAndOrder(t *testing.T) {
 	}
 }
 
-func TestPrompt(t *testing.T) {
-	if got := (Catalog{}).Prompt(); got != "" {
-		t.Fatalf("empty catalog prompt = %q", got)
-	}
-	cat := Catalog{Skills: []Skill{
-		{Name: "audit", Description: "Find\nover-engineering  in code.", Dir: "/ext/skills/audit"},
-		{Name: "review", Description: "Review a diff.", Dir: "/home/u/.agents/skills/review"},
-	}}
-	got := cat.Prompt()
-	for _, want := range []string{
-		"# Skills",
-		"read its SKILL.md",
-		"\n- audit — Find over-engineering in code. (" + filepath.Join("/ext/skills/audit", FileName) + ")",
-		"\n- review — Review a diff. (" + filepath.Join("/home/u/.agents/skills/review", FileName) + ")",
-	} {
-		if !strings.Contains(got, want) {
-			t.Errorf("prompt lacks %q:\n%s", want, got)
-		}
-	}
-	if strings.Index(got, "- audit") > strings.Index(got, "- review") {
-		t.Errorf("skills out of order:\n%s", got)
-	}
-}
-
 func TestExpandSkill(t *testing.T) {
 	ext := Root{Dir: "/store/x/c1/skills", Source: "extension x", PluginRoot: "/store/x/c1"}
 	text := "a ${CLAUDE_SKILL_DIR}/run.sh b ${CLAUDE_PLUGIN_ROOT}/bin c ${CLAUDE_PLUGIN_DATA} $CLAUDE_SKILL_DIR"

@@ -17,6 +17,10 @@ import (
 // not validate, becomes a note rather than a failure, so one broken skill
 // never hides the others. Skills come back sorted by name, then folder.
 func Discover(root, source string) ([]Skill, []string, error) {
+	return discover(root, source, ParseFile)
+}
+
+func discover(root, source string, parseFile func(string) (Skill, error)) ([]Skill, []string, error) {
 	abs, err := filepath.Abs(root)
 	if err != nil {
 		return nil, nil, fmt.Errorf("skills in %s: %w", root, err)
@@ -32,13 +36,13 @@ func Discover(root, source string) ([]Skill, []string, error) {
 		return nil, nil, fmt.Errorf("skills in %s: not a folder", root)
 	}
 	if hasSkillFile(abs) {
-		return discoverOne(abs, source)
+		return discoverOne(abs, source, parseFile)
 	}
-	return discoverChildren(abs, source)
+	return discoverChildren(abs, source, parseFile)
 }
 
-func discoverOne(dir, source string) ([]Skill, []string, error) {
-	s, err := ParseFile(filepath.Join(dir, FileName))
+func discoverOne(dir, source string, parseFile func(string) (Skill, error)) ([]Skill, []string, error) {
+	s, err := parseFile(filepath.Join(dir, FileName))
 	if err != nil {
 		return nil, []string{skipNote(err)}, nil
 	}
@@ -57,7 +61,7 @@ func truncatedNotes(list []Skill) []string {
 	return notes
 }
 
-func discoverChildren(root, source string) ([]Skill, []string, error) {
+func discoverChildren(root, source string, parseFile func(string) (Skill, error)) ([]Skill, []string, error) {
 	entries, err := os.ReadDir(root)
 	if err != nil {
 		return nil, nil, fmt.Errorf("skills in %s: %w", root, err)
@@ -66,14 +70,14 @@ func discoverChildren(root, source string) ([]Skill, []string, error) {
 	var notes []string
 	for _, e := range entries {
 		dir := filepath.Join(root, e.Name())
-		if strings.HasPrefix(e.Name(), ".") || !isDir(dir) {
+		if strings.HasPrefix(e.Name(), ".") || !e.IsDir() && (e.Type()&fs.ModeSymlink == 0 || !isDir(dir)) {
 			continue // loose files (README.md) and hidden folders are not skills
 		}
 		if !hasSkillFile(dir) {
 			notes = append(notes, fmt.Sprintf("skipped %s: no %s", dir, FileName))
 			continue
 		}
-		s, err := ParseFile(filepath.Join(dir, FileName))
+		s, err := parseFile(filepath.Join(dir, FileName))
 		if err != nil {
 			notes = append(notes, skipNote(err))
 			continue

@@ -2,7 +2,10 @@ package dispatch
 
 import (
 	"context"
+	"fmt"
+	"maps"
 	"slices"
+	"strings"
 
 	"github.com/agentdesk/agentdesk/agent/lifecycle"
 	"github.com/agentdesk/agentdesk/agent/safetext"
@@ -21,10 +24,47 @@ func stripAll(list []string) []string {
 }
 
 // Agents implements lifecycle.AgentSource: the enabled, trusted
-// extensions' agents, read from the registry on every call so a disable
-// or uninstall removes them from the next turn.
+// extensions' agents, from the registry's active list on every call so a
+// disable or uninstall removes them from the next turn. The set built
+// from one list is kept while the list is the same (the same packages,
+// folders and options): a turn asks for it several times, and expanding
+// the variables of every agent's body each time was most of a turn's
+// start with a whole marketplace enabled.
 func (d *Dispatcher) Agents(projectDir string) lifecycle.AgentSet {
-	return agentSet(d.reg.Active(extensions.WithProject(context.Background(), projectDir)), projectDir)
+	xs := d.reg.Active(extensions.WithProject(context.Background(), projectDir))
+	key := agentKey(xs, projectDir)
+	d.mu.Lock()
+	memo := d.agents
+	d.mu.Unlock()
+	if memo == nil || memo.key != key {
+		memo = &agentMemo{key: key, set: agentSet(xs, projectDir)}
+		d.mu.Lock()
+		d.agents = memo
+		d.mu.Unlock()
+	}
+	return lifecycle.AgentSet{Agents: slices.Clone(memo.set.Agents), Conflicts: slices.Clone(memo.set.Conflicts)}
+}
+
+// agentMemo is an agent set and the key of what it was built from.
+type agentMemo struct {
+	key string
+	set lifecycle.AgentSet
+}
+
+// agentKey names everything agentSet reads of xs: each extension's id,
+// label, folders, options and package (a decoded package is never
+// changed, and a new version or re-stamp is decoded anew).
+func agentKey(xs []extensions.Active, projectDir string) string {
+	var b strings.Builder
+	b.WriteString(projectDir)
+	for _, x := range xs {
+		fmt.Fprintf(&b, "\x00%s\x00%s\x00%s\x00%s\x00%p", x.ID, x.Label, x.Dir, x.Data, x.Pkg)
+		keys := slices.Sorted(maps.Keys(x.OptionArgv))
+		for _, k := range keys {
+			b.WriteString("\x00" + k + "=" + x.OptionArgv[k])
+		}
+	}
+	return b.String()
 }
 
 // agentSet offers each agent by its short name when exactly one

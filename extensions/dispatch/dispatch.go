@@ -67,6 +67,7 @@ type Dispatcher struct {
 	mu        sync.Mutex
 	running   map[string]map[*context.CancelFunc]struct{} // by extension: cancels of running events
 	announced map[string]string                           // extension → failure already shown in the chat
+	agents    *agentMemo                                  // the latest agent set (Agents)
 }
 
 // Config wires a Dispatcher.
@@ -238,12 +239,14 @@ func (d *Dispatcher) Enabled(project string) []string {
 
 // SkillRoots implements agent.SkillSource: the skill folders of the
 // extensions enabled in project, in installation order, each with its
-// extension's active version folder for ${CLAUDE_PLUGIN_ROOT}.
+// extension's active version folder for ${CLAUDE_PLUGIN_ROOT} and the
+// version record's name (none for a project's own settings, whose files
+// the user edits).
 func (d *Dispatcher) SkillRoots(project string) []skills.Root {
 	var roots []skills.Root
 	for _, x := range d.reg.Active(extensions.WithProject(context.Background(), project)) {
 		for _, dir := range x.Pkg.SkillRoots {
-			roots = append(roots, skills.Root{Dir: dir, Source: "extension " + x.ID, PluginRoot: x.Dir})
+			roots = append(roots, skills.Root{Dir: dir, Source: "extension " + x.ID, PluginRoot: x.Dir, Version: x.Version})
 		}
 	}
 	return roots
