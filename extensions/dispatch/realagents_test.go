@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/agentdesk/agentdesk/agent/llm/llmtest"
+	"github.com/agentdesk/agentdesk/extensions"
 	"github.com/agentdesk/agentdesk/extensions/gittest"
 )
 
@@ -30,7 +31,7 @@ func TestRealAgents(t *testing.T) {
 	}
 	l := newLoopEnv(t, map[string]*gittest.Repo{"wshobson": {Dir: wshobson}, "official": {Dir: official}})
 	ctx := context.Background()
-	for _, src := range []Source{{URL: l.url("wshobson"), Plugin: "code-documentation"}, {URL: l.url("official"), Plugin: "feature-dev"}} {
+	for _, src := range []extensions.Source{{URL: l.url("wshobson"), Plugin: "code-documentation"}, {URL: l.url("official"), Plugin: "feature-dev"}} {
 		info, err := l.m.InstallFrom(ctx, src, nil)
 		if err != nil {
 			t.Fatalf("install %s: %v", src.Plugin, err)

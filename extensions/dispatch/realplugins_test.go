@@ -13,6 +13,7 @@ import (
 	"github.com/agentdesk/agentdesk/agent"
 	"github.com/agentdesk/agentdesk/agent/llm"
 	"github.com/agentdesk/agentdesk/agent/llm/llmtest"
+	"github.com/agentdesk/agentdesk/extensions"
 	"github.com/agentdesk/agentdesk/extensions/gittest"
 )
 
@@ -49,7 +50,7 @@ func TestRealPlugins(t *testing.T) {
 func installAll(t *testing.T, e *testEnv, name string) (ok, failed int) {
 	ctx := context.Background()
 	info, err := e.m.Install(ctx, e.url(name), "", nil)
-	var mkt *MarketplaceError
+	var mkt *extensions.MarketplaceError
 	if !errors.As(err, &mkt) {
 		if err != nil {
 			t.Logf("%s: %v", name, err)
@@ -61,7 +62,7 @@ func installAll(t *testing.T, e *testEnv, name string) (ok, failed int) {
 	}
 	t.Logf("%s: a marketplace of %d plugins", name, len(mkt.Marketplace.Plugins))
 	for _, p := range mkt.Marketplace.Plugins {
-		info, err := e.m.InstallFrom(ctx, Source{URL: e.url(name), Plugin: p.Name}, nil)
+		info, err := e.m.InstallFrom(ctx, extensions.Source{URL: e.url(name), Plugin: p.Name}, nil)
 		if err != nil {
 			t.Logf("  FAIL %s (%s): %v", p.Name, p.Source, err)
 			failed++
@@ -90,7 +91,7 @@ func TestRealHookify(t *testing.T) {
 	}
 	l := newLoopEnv(t, map[string]*gittest.Repo{"official": {Dir: repoPath}})
 	ctx := context.Background()
-	info, err := l.m.InstallFrom(ctx, Source{URL: l.url("official"), Plugin: "hookify"}, nil)
+	info, err := l.m.InstallFrom(ctx, extensions.Source{URL: l.url("official"), Plugin: "hookify"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
