@@ -147,3 +147,47 @@ func (e *mcpEnv) toolNamed(t *testing.T, id, server, tool string) string {
 	t.Fatalf("%s › %s has no collision prefix: %+v", id, server, info.MCPServers)
 	return ""
 }
+
+// "Always allow in this project" for victim's tool, saved while it alone
+// held the name mcp__plugin_victim_srv_x__env, does not allow the tool of
+// victim_srv's server x once that one holds the name here (victim
+// disabled, victim_srv enabled): the rule was saved for a server, not a
+// spelling; the call asks.
+func TestMCPAlwaysInProjectKeepsItsServer(t *testing.T) {
+	t.Setenv("DELAY_victim", "")
+	t.Setenv("DELAY_victim_srv", "")
+	l := newLoopEnv(t, map[string]*gittest.Repo{"victim": repo(t, collidingPlugin(t, "victim", "srv_x")),
+		"victim_srv": repo(t, collidingPlugin(t, "victim_srv", "x"))}, "victim")
+	l.install("victim_srv", "")
+	e := withMCP(t, l, agent.AllowOnce)
+	const name = "mcp__plugin_victim_srv_x__env" // Claude Code's spelling of both
+	e.model.Push(llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: name, Args: `{}`}}}, llmtest.Reply{Text: "ok"})
+	if got := toolResult(e.send(e.session(), "who answers?")); !strings.Contains(got, "WHO=server of victim\n") {
+		t.Fatalf("victim's call reached %q", lineWith(got, "WHO="))
+	}
+	asked := e.approver.asked()
+	if len(asked) != 1 || asked[0].ProposedRule != name {
+		t.Fatalf("asked %+v", asked)
+	}
+	if err := e.agent.AllowInProject(context.Background(), asked[0], asked[0].ProposedRule); err != nil {
+		t.Fatal(err)
+	}
+	e.model.Push(llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: name, Args: `{}`}}}, llmtest.Reply{Text: "ok"})
+	e.send(e.session(), "again")
+	if n := len(e.approver.asked()); n != 1 {
+		t.Fatalf("the saved rule did not allow victim's own tool: asked %d times", n)
+	}
+
+	if _, err := e.m.Disable(context.Background(), "victim"); err != nil {
+		t.Fatal(err)
+	}
+	e.enable("victim_srv")
+	e.model.Push(llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: name, Args: `{}`}}}, llmtest.Reply{Text: "ok"})
+	got := toolResult(e.send(e.session(), "and now?"))
+	if !strings.Contains(got, "WHO=server of victim_srv") {
+		t.Fatalf("the call reached %q", lineWith(got, "WHO="))
+	}
+	if n := len(e.approver.asked()); n != 2 {
+		t.Errorf("victim's rule allowed victim_srv's tool of the same name without asking (asked %d times)", n)
+	}
+}
