@@ -138,6 +138,9 @@ type projectJSON struct {
 	ProposedExtensions []string      `json:"proposed_extensions"`
 	Diagnostics        []string      `json:"diagnostics"`
 	Changed            *project.Diff `json:"changed,omitempty"`
+	// PendingTools are its servers' MCP tools withheld since they changed
+	// after their first listing (agentdesk project review).
+	PendingTools []extensions.PendingTool `json:"pending_tools"`
 }
 
 type hookJSON struct {
@@ -183,9 +186,13 @@ func (p projectCLI) show(ctx context.Context, dir string, asJSON bool) error {
 	if !asJSON {
 		defer p.printProposal(ctx, f)
 	}
+	v.PendingTools = []extensions.PendingTool{}
 	if p.c.exts != nil {
 		if runs, err := p.c.exts.ProjectHookRuns(ctx, f.Dir); err == nil && runs != nil {
 			v.RecentRuns = runs
+		}
+		if pending, err := p.c.exts.PendingTools(ctx, extensions.PinOwner(manifest.ProjectID, f.Dir)); err == nil && pending != nil {
+			v.PendingTools = (extensions.Info{PendingTools: pending}).ForDisplay().PendingTools
 		}
 	}
 	if asJSON {
@@ -312,6 +319,9 @@ func (p projectCLI) print(v projectJSON) {
 			line += ", " + r.Error
 		}
 		fmt.Fprintln(w, safetext.Strip(line))
+	}
+	if n := len(v.PendingTools); n > 0 {
+		fmt.Fprintf(w, "%d MCP tools of its servers changed since they were first listed and are withheld: agentdesk project review %s\n", n, shellQuote(safetext.Strip(v.Dir)))
 	}
 	for _, d := range v.Diagnostics {
 		fmt.Fprintln(w, "note:", safetext.Strip(d))

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -110,6 +111,15 @@ func TestProjectReviewAcceptsChangedTools(t *testing.T) {
 	}
 	if !strings.Contains(errOut, "2 tools changed since you trusted this server") || !strings.Contains(errOut, "agentdesk project review") {
 		t.Errorf("run does not say how to review the withheld tools:\n%s", errOut)
+	}
+	var shown struct {
+		PendingTools []struct{ Tool string } `json:"pending_tools"`
+	}
+	if err := json.Unmarshal([]byte(c.ok("project", "show", dir, "--json")), &shown); err != nil || len(shown.PendingTools) != 2 {
+		t.Errorf("project show --json pending_tools %+v %v", shown.PendingTools, err)
+	}
+	if out := c.ok("project", "show", dir); !strings.Contains(out, "2 MCP tools of its servers changed") {
+		t.Errorf("project show does not say tools wait:\n%s", out)
 	}
 	if _, errOut, code := c.run("", "ext", "review", "project"); code == 0 || !strings.Contains(errOut, "agentdesk project review") {
 		t.Errorf("ext review project: exit %d %s", code, errOut)
