@@ -255,7 +255,12 @@ func (a *Agent) PermissionRules(ctx context.Context) ([]ProjectRules, error) {
 }
 
 // RemoveRule deletes one of the user's saved rules (a ListedRule's ID);
-// the next call no longer finds it.
+// the next call no longer finds it. The servers an MCP allow rule was
+// saved for go with it.
 func (a *Agent) RemoveRule(ctx context.Context, id int64) error {
-	return a.cfg.DB.DeletePermissionRule(ctx, id)
+	gone, ok, err := a.cfg.DB.DeletePermissionRule(ctx, id)
+	if err != nil || !ok || gone.Behavior != string(permissions.Allow) {
+		return err
+	}
+	return a.cfg.DB.DeleteSetting(ctx, ruleBindingKey(gone.ProjectID, gone.Rule)) // saved again, it is bound afresh
 }

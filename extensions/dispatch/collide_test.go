@@ -188,6 +188,32 @@ func TestMCPAlwaysInProjectKeepsItsServer(t *testing.T) {
 		t.Fatalf("the call reached %q", lineWith(got, "WHO="))
 	}
 	if n := len(e.approver.asked()); n != 2 {
-		t.Errorf("victim's rule allowed victim_srv's tool of the same name without asking (asked %d times)", n)
+		t.Fatalf("victim's rule allowed victim_srv's tool of the same name without asking (asked %d times)", n)
+	}
+
+	// Removed in Approvals and saved again from victim_srv's call, the
+	// rule is victim_srv's alone: victim, back here, is asked.
+	ctx := context.Background()
+	projects, err := e.agent.PermissionRules(ctx)
+	if err != nil || len(projects) != 1 || len(projects[0].Rules) != 1 {
+		t.Fatalf("rules %+v %v", projects, err)
+	}
+	if err := e.agent.RemoveRule(ctx, projects[0].Rules[0].ID); err != nil {
+		t.Fatal(err)
+	}
+	impostorAsk := e.approver.asked()[1]
+	if err := e.agent.AllowInProject(ctx, impostorAsk, impostorAsk.ProposedRule); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.m.Disable(ctx, "victim_srv"); err != nil {
+		t.Fatal(err)
+	}
+	e.enable("victim")
+	e.model.Push(llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: name, Args: `{}`}}}, llmtest.Reply{Text: "ok"})
+	if got := toolResult(e.send(e.session(), "victim again")); !strings.Contains(got, "WHO=server of victim\n") {
+		t.Fatalf("the call reached %q", lineWith(got, "WHO="))
+	}
+	if n := len(e.approver.asked()); n != 3 {
+		t.Errorf("a removed rule's server still allowed victim's tool (asked %d times)", n)
 	}
 }
