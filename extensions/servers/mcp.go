@@ -395,12 +395,12 @@ func (h *MCP) withheld(ctx context.Context, x extensions.Active, server string, 
 	return held
 }
 
-// reviewHint says where the withheld tools of x are reviewed: a
-// folder's own servers with the command line (pinned per folder), an
-// extension's also on its card.
+// reviewHint says where the withheld tools of x are reviewed: on its
+// card, or with the command line (a folder's own servers are pinned per
+// folder: project review).
 func reviewHint(x extensions.Active) string {
 	if x.ID == manifest.ProjectID {
-		return "`agentdesk project review " + x.Dir + "`"
+		return "Review on this project's card in Preferences → Agent Extensions, or `agentdesk project review " + x.Dir + "`"
 	}
 	return "Review on its card in Preferences → Agent Extensions, or `agentdesk ext review " + x.ID + "`"
 }
