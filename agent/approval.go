@@ -68,6 +68,10 @@ type ApprovalRequest struct {
 	// permissions.Propose), "" when none fits or the call is Forced.
 	ProjectID    int64
 	ProposedRule string
+	// MCPServer is, for an MCP tool, the identity of its server
+	// (extension and server): the rule "Always allow in this project"
+	// saves covers that server's tools only, never another's spelled alike.
+	MCPServer string
 	// CanRunUnconfined offers "Run unconfined": the call is a command the
 	// sandbox would confine.
 	CanRunUnconfined bool

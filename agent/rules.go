@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/agentdesk/agentdesk/agent/childproc"
@@ -94,6 +95,9 @@ func (s *Session) ruleVerdict(ctx context.Context, tool tools.Tool, name string,
 			v = alike
 		}
 	}
+	if v.Behavior == permissions.Allow && v.Rule.Source == permissions.SourceUser && !s.a.ruleCovers(ctx, s.info.ProjectID, v.Rule.Text, mcpServerOf(tool)) {
+		v = permissions.Verdict{} // saved for another server spelled alike: the call asks
+	}
 	if v.Behavior != permissions.Deny {
 		return v, nil
 	}
@@ -135,15 +139,69 @@ func (s *Session) proposedRule(name string, g guardedCall) string {
 }
 
 // AllowInProject saves rule (Claude Code syntax, as the user edited it)
-// as one of the user's own allow rules for the project. It is stored in
+// as one of the user's own allow rules for req's project. It is stored in
 // AgentDesk's database, never in the project's .claude/, and applies from
-// the next call (projectRules reads it each time).
-func (a *Agent) AllowInProject(ctx context.Context, projectID int64, rule string) error {
+// the next call (projectRules reads it each time). A rule saved from an
+// MCP tool's call is bound to that tool's server (extension, server):
+// the name is not proof of who answers it, so the rule never allows a
+// tool of another server that holds the name later (one disabled here,
+// another enabled, both spelled mcp__plugin_victim_srv_x__).
+func (a *Agent) AllowInProject(ctx context.Context, req ApprovalRequest, rule string) error {
 	r, err := permissions.Parse(strings.TrimSpace(rule))
 	if err != nil {
 		return fmt.Errorf("not a rule: %w", err)
 	}
-	return a.cfg.DB.AddPermissionRule(ctx, projectID, string(permissions.Allow), r.Text)
+	if req.MCPServer != "" && strings.HasPrefix(r.Tool, "mcp__") {
+		if err := a.bindRule(ctx, req.ProjectID, r.Text, req.MCPServer); err != nil {
+			return err
+		}
+	}
+	return a.cfg.DB.AddPermissionRule(ctx, req.ProjectID, string(permissions.Allow), r.Text)
+}
+
+// mcpServerOf is an MCP tool's server identity ("extension\x00server"),
+// or "" for another tool.
+func mcpServerOf(tool tools.Tool) string {
+	if m, ok := tool.(*mcpTool); ok {
+		return m.d.ID.Extension + "\x00" + m.d.ID.Server
+	}
+	return ""
+}
+
+// ruleBindingKey names the setting that holds the servers a saved MCP
+// allow rule was saved for (one a line). Kept beside the rule rather than
+// in it, so the rule stays Claude Code's syntax as Approvals lists it.
+func ruleBindingKey(projectID int64, rule string) string {
+	return fmt.Sprintf("permissions.mcp_rule_servers.%d.%s", projectID, rule)
+}
+
+func (a *Agent) bindRule(ctx context.Context, projectID int64, rule, server string) error {
+	key := ruleBindingKey(projectID, rule)
+	bound, _, err := a.cfg.DB.Setting(ctx, key)
+	if err != nil {
+		return err
+	}
+	servers := strings.Split(bound, "\n")
+	if slices.Contains(servers, server) {
+		return nil
+	}
+	return a.cfg.DB.SetSetting(ctx, key, strings.TrimPrefix(bound+"\n"+server, "\n"))
+}
+
+// ruleCovers says whether a user's allow rule may allow a call of a tool
+// of server ("" for a tool that is not MCP's): a rule saved from an MCP
+// tool's call covers the servers it was saved for; a rule written by
+// hand (none bound) covers what its name matches. A binding that cannot
+// be read covers nothing: the call asks.
+func (a *Agent) ruleCovers(ctx context.Context, projectID int64, rule, server string) bool {
+	if server == "" {
+		return true
+	}
+	bound, ok, err := a.cfg.DB.Setting(ctx, ruleBindingKey(projectID, rule))
+	if err != nil {
+		return false
+	}
+	return !ok || slices.Contains(strings.Split(bound, "\n"), server)
 }
 
 // ListedRule is one permission rule as Preferences → Approvals shows it.
@@ -197,7 +255,12 @@ func (a *Agent) PermissionRules(ctx context.Context) ([]ProjectRules, error) {
 }
 
 // RemoveRule deletes one of the user's saved rules (a ListedRule's ID);
-// the next call no longer finds it.
+// the next call no longer finds it. The servers an MCP allow rule was
+// saved for go with it.
 func (a *Agent) RemoveRule(ctx context.Context, id int64) error {
-	return a.cfg.DB.DeletePermissionRule(ctx, id)
+	gone, ok, err := a.cfg.DB.DeletePermissionRule(ctx, id)
+	if err != nil || !ok || gone.Behavior != string(permissions.Allow) {
+		return err
+	}
+	return a.cfg.DB.DeleteSetting(ctx, ruleBindingKey(gone.ProjectID, gone.Rule)) // saved again, it is bound afresh
 }

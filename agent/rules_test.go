@@ -92,10 +92,10 @@ func TestAllowInProjectProposalSavedAndApplied(t *testing.T) {
 	if req.ProposedRule != "Bash(touch:*)" || req.ProjectID != e.project.ID {
 		t.Fatalf("proposed %q for project %d, want Bash(touch:*) for %d", req.ProposedRule, req.ProjectID, e.project.ID)
 	}
-	if err := e.agent.AllowInProject(context.Background(), req.ProjectID, "Bash(touch:*)"); err != nil {
+	if err := e.agent.AllowInProject(context.Background(), req, "Bash(touch:*)"); err != nil {
 		t.Fatal(err)
 	}
-	if err := e.agent.AllowInProject(context.Background(), req.ProjectID, "Bash(unclosed"); err == nil {
+	if err := e.agent.AllowInProject(context.Background(), req, "Bash(unclosed"); err == nil {
 		t.Error("an unparsable rule was saved")
 	}
 	e.server.Push(command("touch b.txt"), llmtest.Reply{Text: "ok"})

@@ -371,7 +371,7 @@ func (s *Session) approved(ctx context.Context, th *thread, box *toolbox, tool t
 	d := s.a.cfg.Approver.Request(ctx, ApprovalRequest{Session: th.session, Agent: th.agentType, Tool: name,
 		Summary: box.Describe(name, g.args), Preview: g.preview,
 		Forced: g.forced, Original: g.original, OriginalSummary: g.originalSummary,
-		ProjectID: s.info.ProjectID, ProposedRule: s.proposedRule(name, g),
+		ProjectID: s.info.ProjectID, ProposedRule: s.proposedRule(name, g), MCPServer: mcpServerOf(tool),
 		CanRunUnconfined: kind == tools.Command && name == "run_command" && s.commandsConfined()})
 	if d == AllowSession && g.forced == "" {
 		s.grants.add(key)

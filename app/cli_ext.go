@@ -15,6 +15,7 @@ import (
 	"github.com/agentdesk/agentdesk/agent/safetext"
 	"github.com/agentdesk/agentdesk/agent/skills"
 	"github.com/agentdesk/agentdesk/extensions"
+	"github.com/agentdesk/agentdesk/extensions/manifest"
 	"github.com/agentdesk/agentdesk/extensions/project"
 )
 
@@ -683,6 +684,9 @@ func (x *extCLI) review(ctx context.Context, a cmdArgs) error {
 	id, err := a.one("extension id")
 	if err != nil {
 		return err
+	}
+	if id == manifest.ProjectID { // its servers are pinned per folder
+		return errors.New("a folder's own MCP servers are reviewed per folder: agentdesk project review [DIR] [--yes]")
 	}
 	info, err := x.m.Show(ctx, id)
 	if err != nil {

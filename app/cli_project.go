@@ -47,7 +47,7 @@ func shellQuote(s string) string {
 
 func cmdProject(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		fmt.Fprint(stderr, "agentdesk project: expected a subcommand: show, trust, untrust\n")
+		fmt.Fprint(stderr, "agentdesk project: expected a subcommand: show, trust, untrust, review\n")
 		return 2
 	}
 	ctx, stop := notifyShutdown(context.Background())
@@ -56,7 +56,7 @@ func cmdProject(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "show":
 		bools = []string{"json"}
-	case "trust":
+	case "trust", "review":
 		bools = []string{"yes"}
 	case "untrust":
 	default:
@@ -90,6 +90,8 @@ func cmdProject(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = p.show(ctx, dir, a.bools["json"])
 	case "trust":
 		err = p.trust(ctx, dir, a.bools["yes"])
+	case "review":
+		err = p.review(ctx, dir, a.bools["yes"])
 	default:
 		err = p.untrust(ctx, dir)
 	}
@@ -136,6 +138,9 @@ type projectJSON struct {
 	ProposedExtensions []string      `json:"proposed_extensions"`
 	Diagnostics        []string      `json:"diagnostics"`
 	Changed            *project.Diff `json:"changed,omitempty"`
+	// PendingTools are its servers' MCP tools withheld since they changed
+	// after their first listing (agentdesk project review).
+	PendingTools []extensions.PendingTool `json:"pending_tools"`
 }
 
 type hookJSON struct {
@@ -181,9 +186,13 @@ func (p projectCLI) show(ctx context.Context, dir string, asJSON bool) error {
 	if !asJSON {
 		defer p.printProposal(ctx, f)
 	}
+	v.PendingTools = []extensions.PendingTool{}
 	if p.c.exts != nil {
 		if runs, err := p.c.exts.ProjectHookRuns(ctx, f.Dir); err == nil && runs != nil {
 			v.RecentRuns = runs
+		}
+		if pending, err := p.c.exts.PendingTools(ctx, extensions.PinOwner(manifest.ProjectID, f.Dir)); err == nil && pending != nil {
+			v.PendingTools = (extensions.Info{PendingTools: pending}).ForDisplay().PendingTools
 		}
 	}
 	if asJSON {
@@ -311,6 +320,9 @@ func (p projectCLI) print(v projectJSON) {
 		}
 		fmt.Fprintln(w, safetext.Strip(line))
 	}
+	if n := len(v.PendingTools); n > 0 {
+		fmt.Fprintf(w, "%d MCP tools of its servers changed since they were first listed and are withheld: agentdesk project review %s\n", n, shellQuote(safetext.Strip(v.Dir)))
+	}
 	for _, d := range v.Diagnostics {
 		fmt.Fprintln(w, "note:", safetext.Strip(d))
 	}
@@ -367,6 +379,49 @@ func (p projectCLI) printProposal(ctx context.Context, f project.Folder) {
 	if len(prop.Missing) > 0 {
 		fmt.Fprintf(p.out, "It also asks for plugins that are not installed: %s\n", safetext.Strip(strings.Join(prop.Missing, ", ")))
 	}
+}
+
+// review prints the MCP tools of the folder's own servers withheld since
+// they changed after the first listing (or appeared), as a diff, and
+// accepts them: with --yes at once, otherwise when the user says so.
+// Folder trust covers what runs (argv, URLs); these pins, kept per
+// folder, cover what the servers tell the model.
+func (p projectCLI) review(ctx context.Context, dir string, yes bool) error {
+	f, err := p.c.projects.Folder(ctx, dir)
+	if err != nil {
+		return err
+	}
+	owner := extensions.PinOwner(manifest.ProjectID, f.Dir)
+	pending, err := p.c.exts.PendingTools(ctx, owner)
+	if err != nil {
+		return err
+	}
+	where := safetext.Strip(f.Dir)
+	if len(pending) == 0 {
+		fmt.Fprintf(p.out, "%s: no MCP tools wait for review\n", where)
+		return nil
+	}
+	fmt.Fprintf(p.out, "%s: %d MCP tools of its servers changed since they were first listed; they are withheld from the model until you accept them:\n",
+		where, len(pending))
+	for _, t := range (extensions.Info{PendingTools: pending}).ForDisplay().PendingTools {
+		fmt.Fprint(p.out, t.DiffText())
+	}
+	if !yes {
+		fmt.Fprint(p.out, "Accept these tools? [y/N] ")
+		answer, _ := p.in.ReadString('\n')
+		if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
+			return errors.New("not accepted: the tools stay withheld")
+		}
+	}
+	n, err := p.c.exts.AcceptTools(ctx, owner, pending)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(p.out, "accepted %d tools of %s; they are offered from the next prompt on\n", n, where)
+	if n < len(pending) {
+		fmt.Fprintf(p.out, "%d changed again meanwhile and still wait: run agentdesk project review %s again\n", len(pending)-n, shellQuote(where))
+	}
+	return nil
 }
 
 func (p projectCLI) untrust(ctx context.Context, dir string) error {

@@ -55,6 +55,9 @@ Usage:
   agentdesk project trust [DIR] [--yes]
                                  shows what will run, then trusts the folder
   agentdesk project untrust [DIR]
+  agentdesk project review [DIR] [--yes]
+                                 MCP tools of the folder's own servers that
+                                 changed since they were first listed
   agentdesk version
   agentdesk help
 

@@ -2,6 +2,8 @@ package storage
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
 	"time"
 )
@@ -47,10 +49,18 @@ func (db *DB) PermissionRules(ctx context.Context, projectID int64) ([]Permissio
 	return out, rows.Err()
 }
 
-// DeletePermissionRule removes one saved rule.
-func (db *DB) DeletePermissionRule(ctx context.Context, id int64) error {
-	if _, err := db.w.ExecContext(ctx, "DELETE FROM permission_rules WHERE id = ?", id); err != nil {
-		return fmt.Errorf("delete permission rule: %w", err)
+// DeletePermissionRule removes one saved rule and returns what it was
+// (ok false when there was none).
+func (db *DB) DeletePermissionRule(ctx context.Context, id int64) (gone PermissionRule, ok bool, err error) {
+	var created int64
+	err = db.w.QueryRowContext(ctx, "DELETE FROM permission_rules WHERE id = ? RETURNING id, project_id, behavior, rule, created_at", id).
+		Scan(&gone.ID, &gone.ProjectID, &gone.Behavior, &gone.Rule, &created)
+	if errors.Is(err, sql.ErrNoRows) {
+		return PermissionRule{}, false, nil
 	}
-	return nil
+	if err != nil {
+		return PermissionRule{}, false, fmt.Errorf("delete permission rule: %w", err)
+	}
+	gone.CreatedAt = fromMillis(created)
+	return gone, true, nil
 }

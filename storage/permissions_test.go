@@ -24,7 +24,7 @@ func TestPermissionRules(t *testing.T) {
 	if err != nil || len(rules) != 2 || rules[0].Rule != "Bash(npm test:*)" || rules[1].Rule != "Edit(src/**)" {
 		t.Fatalf("rules %+v, %v", rules, err)
 	}
-	if err := db.DeletePermissionRule(ctx, rules[0].ID); err != nil {
+	if _, _, err := db.DeletePermissionRule(ctx, rules[0].ID); err != nil {
 		t.Fatal(err)
 	}
 	if rules, _ = db.PermissionRules(ctx, p.ID); len(rules) != 1 || rules[0].Rule != "Edit(src/**)" {

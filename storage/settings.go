@@ -37,6 +37,14 @@ func (db *DB) SetSettings(ctx context.Context, kv map[string]string) error {
 	})
 }
 
+// DeleteSetting removes one setting (none set is no error).
+func (db *DB) DeleteSetting(ctx context.Context, key string) error {
+	if _, err := db.w.ExecContext(ctx, `DELETE FROM settings WHERE key = ?`, key); err != nil {
+		return fmt.Errorf("delete setting %s: %w", key, err)
+	}
+	return nil
+}
+
 // DeleteSettings removes the settings whose key starts with prefix (the
 // prefix itself included), e.g. every option of one extension.
 func (db *DB) DeleteSettings(ctx context.Context, prefix string) error {

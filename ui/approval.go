@@ -140,7 +140,7 @@ func (a *approvalDialogs) ruleEditor(req agent.ApprovalRequest) *fyne.Container 
 	problem := &widget.Label{Wrapping: fyne.TextWrapWord, Importance: widget.DangerImportance}
 	problem.Hide()
 	save := newClickOnlyButton("Save rule and allow", widget.WarningImportance, func() {
-		if err := a.c.u.d.Agent.AllowInProject(context.Background(), req.ProjectID, entry.Text); err != nil {
+		if err := a.c.u.d.Agent.AllowInProject(context.Background(), req, entry.Text); err != nil {
 			problem.SetText("Not saved: " + err.Error())
 			problem.Show()
 			return

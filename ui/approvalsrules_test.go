@@ -10,6 +10,8 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/agentdesk/agentdesk/agent"
 )
 
 // Preferences → Approvals lists each project's rules with their source:
@@ -22,7 +24,7 @@ func TestApprovalsListsProjectRulesAndRemovesYours(t *testing.T) {
 		[]byte(`{"permissions":{"allow":["Bash(make:*)"],"deny":["Read(./secrets/**)"]}}`), 0o644)
 	u := h.open(true)
 	ctx := context.Background()
-	if err := h.agent.AllowInProject(ctx, u.chat.project.ID, "Bash(npm test:*)"); err != nil {
+	if err := h.agent.AllowInProject(ctx, agent.ApprovalRequest{ProjectID: u.chat.project.ID}, "Bash(npm test:*)"); err != nil {
 		t.Fatal(err)
 	}
 	u.ShowPreferences("approvals")

@@ -185,6 +185,9 @@ func (c *chatView) setProject(p agent.Project) {
 	c.u.main.SetTitle(Title + " — " + filepath.Base(p.Path))
 	c.reloadSessions(true)
 	c.trust.check(p.Path)
+	if c.u.prefs != nil {
+		c.u.prefs.ext.reload() // its "Only this project" is this folder now
+	}
 	c.u.main.Canvas().Focus(c.composer)
 }
 

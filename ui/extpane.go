@@ -19,6 +19,7 @@ import (
 	"github.com/agentdesk/agentdesk/agent/lifecycle"
 	"github.com/agentdesk/agentdesk/agent/safetext"
 	"github.com/agentdesk/agentdesk/extensions"
+	"github.com/agentdesk/agentdesk/extensions/manifest"
 	"github.com/agentdesk/agentdesk/extensions/project"
 )
 
@@ -47,13 +48,15 @@ type extensionsPane struct {
 	cards       *fyne.Container
 	project     *project.Folder  // the open folder's own settings: the first card
 	projectRuns []extensions.Run // and its hooks' newest runs
-	infos       []extensions.Info
-	here        string // the window's project when the cards were read: "Only this project"
-	state       map[string]*cardState
-	skills      map[string]string   // skill name → source that wins, for conflict markers
-	fit         agent.CatalogFit    // the catalog's fit: each card's share of the budget
-	onTrust     func(dialog.Dialog) // tests observe the trust dialog
-	picker      dialog.Dialog       // the open marketplace picker, for tests
+	// projectPending are its servers' tools withheld since they changed.
+	projectPending []extensions.PendingTool
+	infos          []extensions.Info
+	here           string // the window's project when the cards were read: "Only this project"
+	state          map[string]*cardState
+	skills         map[string]string   // skill name → source that wins, for conflict markers
+	fit            agent.CatalogFit    // the catalog's fit: each card's share of the budget
+	onTrust        func(dialog.Dialog) // tests observe the trust dialog
+	picker         dialog.Dialog       // the open marketplace picker, for tests
 
 	// commandConflicts are the enabled extensions' command names that
 	// only run namespaced, for conflict markers.
@@ -463,12 +466,13 @@ func (p *extensionsPane) showInstallMessage(text string, isError bool) {
 
 // paneData is what a reload reads in the background.
 type paneData struct {
-	project     *project.Folder // the open folder's own settings, when it has any
-	projectRuns []extensions.Run
-	infos       []extensions.Info
-	winners     map[string]string
-	conflicts   []lifecycle.CommandConflict
-	catalog     agent.CatalogFit // the catalog against the window's budget, and each extension's share
+	project        *project.Folder // the open folder's own settings, when it has any
+	projectRuns    []extensions.Run
+	projectPending []extensions.PendingTool
+	infos          []extensions.Info
+	winners        map[string]string
+	conflicts      []lifecycle.CommandConflict
+	catalog        agent.CatalogFit // the catalog against the window's budget, and each extension's share
 }
 
 // reload re-reads the registry and redraws the cards.
@@ -495,6 +499,7 @@ func (p *extensionsPane) reload() {
 		if f, ok := p.projectFolder(ctx, project); ok {
 			d.project = &f
 			d.projectRuns, _ = p.u.d.Extensions.ProjectHookRuns(ctx, f.Dir)
+			d.projectPending, _ = p.u.d.Extensions.PendingTools(ctx, extensions.PinOwner(manifest.ProjectID, f.Dir))
 		}
 		return d, nil
 	}, func(d paneData, err error) {
@@ -502,7 +507,7 @@ func (p *extensionsPane) reload() {
 			p.showInstallMessage(sentence(err), true)
 			return
 		}
-		p.project, p.projectRuns, p.infos, p.skills, p.commandConflicts, p.fit = d.project, d.projectRuns, d.infos, d.winners, d.conflicts, d.catalog
+		p.project, p.projectRuns, p.projectPending, p.infos, p.skills, p.commandConflicts, p.fit = d.project, d.projectRuns, d.projectPending, d.infos, d.winners, d.conflicts, d.catalog
 		p.here = project
 		p.catalog.SetText("What the model is told: " + d.catalog.Text)
 		for i := range p.infos {

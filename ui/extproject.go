@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"slices"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -10,6 +11,8 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/agentdesk/agentdesk/agent/safetext"
+	"github.com/agentdesk/agentdesk/extensions"
+	"github.com/agentdesk/agentdesk/extensions/manifest"
 	"github.com/agentdesk/agentdesk/extensions/project"
 )
 
@@ -47,8 +50,34 @@ func (p *extensionsPane) projectCard(f project.Folder) fyne.CanvasObject {
 		acc.Append(widget.NewAccordionItem("Recent hook runs", runs))
 	}
 	body.Add(container.NewHBox(btn))
+	if f.Status == project.StatusTrusted {
+		p.projectPendingRows(f, body)
+	}
 	body.Add(acc)
 	return &widget.Card{Title: "This project's settings", Subtitle: tildePath(f.Dir) + " · .claude/ and .mcp.json", Content: body}
+}
+
+// projectPendingRows adds, per server of the folder with tools withheld
+// since they changed after their first listing, the count and Review
+// (the same diff and Accept as an extension's card): folder trust covers
+// what runs, not what its servers tell the model.
+func (p *extensionsPane) projectPendingRows(f project.Folder, body *fyne.Container) {
+	owner := extensions.PinOwner(manifest.ProjectID, f.Dir)
+	info := extensions.Info{ID: owner, PendingTools: p.projectPending}
+	var seen []string
+	for _, t := range p.projectPending {
+		if slices.Contains(seen, t.Server) {
+			continue
+		}
+		seen = append(seen, t.Server)
+		changed := pendingOf(p.projectPending, t.Server)
+		review := &widget.Button{Text: "Review", Importance: widget.HighImportance, OnTapped: func() { p.onReviewTools(info, changed) }}
+		if p.cardFor(owner).busy {
+			review.Disable()
+		}
+		text := safetext.Strip(t.Server) + ": " + changedText(len(changed)) + "; they are withheld from the model until you review them."
+		body.Add(container.NewBorder(nil, nil, nil, review, &widget.Label{Text: text, Wrapping: fyne.TextWrapWord, Importance: widget.WarningImportance}))
+	}
 }
 
 func (p *extensionsPane) untrustProject(f project.Folder) {

@@ -187,3 +187,28 @@ func TestWindowTwoProjectsOneHome(t *testing.T) {
 		t.Error("added to the second project, its skill is still not in its catalog")
 	}
 }
+
+// Preferences opened before the window's folder (agentdesk --preferences
+// with a start folder, or a folder opened while Preferences is up): the
+// card's choice follows the folder the window now has open.
+func TestScopeFollowsTheFolderOpenedLater(t *testing.T) {
+	r := notesPlugin(t)
+	server := gittest.Serve(t, map[string]*gittest.Repo{"notes": r})
+	h := newHarness(t, harnessOptions{managerOpts: []extensions.Option{extensions.WithHTTPClient(server.Client)}})
+	u := h.open(false)
+	u.ShowPreferences(sectionExtensions)
+	p := &paneEnv{harness: h, repo: r, server: server, pane: u.prefs.ext, win: u.prefs.win}
+	p.win.Resize(fyne.NewSize(1000, 760))
+	p.waitText("No extensions installed yet")
+	p.install(server.URL + "/notes.git")
+	p.waitText("Review and enable")
+	p.tap("Review and enable")
+	p.waitText("Enable Team Notes?")
+	p.tap("Enable")
+	p.waitText("Enabled in: everywhere")
+	if slices.Contains(p.radio().Options, scopeHere) {
+		t.Fatalf("Only this project offered with no folder open: %q", p.radio().Options)
+	}
+	h.loop.do(func() { u.chat.openFolder(h.project) })
+	h.loop.waitFor(t, "Only this project to be offered", func() bool { return slices.Contains(p.radio().Options, scopeHere) })
+}

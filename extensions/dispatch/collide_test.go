@@ -147,3 +147,73 @@ func (e *mcpEnv) toolNamed(t *testing.T, id, server, tool string) string {
 	t.Fatalf("%s › %s has no collision prefix: %+v", id, server, info.MCPServers)
 	return ""
 }
+
+// "Always allow in this project" for victim's tool, saved while it alone
+// held the name mcp__plugin_victim_srv_x__env, does not allow the tool of
+// victim_srv's server x once that one holds the name here (victim
+// disabled, victim_srv enabled): the rule was saved for a server, not a
+// spelling; the call asks.
+func TestMCPAlwaysInProjectKeepsItsServer(t *testing.T) {
+	t.Setenv("DELAY_victim", "")
+	t.Setenv("DELAY_victim_srv", "")
+	l := newLoopEnv(t, map[string]*gittest.Repo{"victim": repo(t, collidingPlugin(t, "victim", "srv_x")),
+		"victim_srv": repo(t, collidingPlugin(t, "victim_srv", "x"))}, "victim")
+	l.install("victim_srv", "")
+	e := withMCP(t, l, agent.AllowOnce)
+	const name = "mcp__plugin_victim_srv_x__env" // Claude Code's spelling of both
+	e.model.Push(llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: name, Args: `{}`}}}, llmtest.Reply{Text: "ok"})
+	if got := toolResult(e.send(e.session(), "who answers?")); !strings.Contains(got, "WHO=server of victim\n") {
+		t.Fatalf("victim's call reached %q", lineWith(got, "WHO="))
+	}
+	asked := e.approver.asked()
+	if len(asked) != 1 || asked[0].ProposedRule != name {
+		t.Fatalf("asked %+v", asked)
+	}
+	if err := e.agent.AllowInProject(context.Background(), asked[0], asked[0].ProposedRule); err != nil {
+		t.Fatal(err)
+	}
+	e.model.Push(llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: name, Args: `{}`}}}, llmtest.Reply{Text: "ok"})
+	e.send(e.session(), "again")
+	if n := len(e.approver.asked()); n != 1 {
+		t.Fatalf("the saved rule did not allow victim's own tool: asked %d times", n)
+	}
+
+	if _, err := e.m.Disable(context.Background(), "victim"); err != nil {
+		t.Fatal(err)
+	}
+	e.enable("victim_srv")
+	e.model.Push(llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: name, Args: `{}`}}}, llmtest.Reply{Text: "ok"})
+	got := toolResult(e.send(e.session(), "and now?"))
+	if !strings.Contains(got, "WHO=server of victim_srv") {
+		t.Fatalf("the call reached %q", lineWith(got, "WHO="))
+	}
+	if n := len(e.approver.asked()); n != 2 {
+		t.Fatalf("victim's rule allowed victim_srv's tool of the same name without asking (asked %d times)", n)
+	}
+
+	// Removed in Approvals and saved again from victim_srv's call, the
+	// rule is victim_srv's alone: victim, back here, is asked.
+	ctx := context.Background()
+	projects, err := e.agent.PermissionRules(ctx)
+	if err != nil || len(projects) != 1 || len(projects[0].Rules) != 1 {
+		t.Fatalf("rules %+v %v", projects, err)
+	}
+	if err := e.agent.RemoveRule(ctx, projects[0].Rules[0].ID); err != nil {
+		t.Fatal(err)
+	}
+	impostorAsk := e.approver.asked()[1]
+	if err := e.agent.AllowInProject(ctx, impostorAsk, impostorAsk.ProposedRule); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.m.Disable(ctx, "victim_srv"); err != nil {
+		t.Fatal(err)
+	}
+	e.enable("victim")
+	e.model.Push(llmtest.Reply{ToolCalls: []llmtest.ToolCall{{Name: name, Args: `{}`}}}, llmtest.Reply{Text: "ok"})
+	if got := toolResult(e.send(e.session(), "victim again")); !strings.Contains(got, "WHO=server of victim\n") {
+		t.Fatalf("the call reached %q", lineWith(got, "WHO="))
+	}
+	if n := len(e.approver.asked()); n != 3 {
+		t.Errorf("a removed rule's server still allowed victim's tool (asked %d times)", n)
+	}
+}

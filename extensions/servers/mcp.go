@@ -377,8 +377,8 @@ func (h *MCP) withheld(ctx context.Context, x extensions.Active, server string, 
 			list = append(list, safetext.Strip(name))
 		}
 		slices.Sort(list)
-		msg = fmt.Sprintf("%s: %d tools changed since you trusted this server (%s) and are withheld from the model until you review them: "+
-			"Review on its card in Preferences → Agent Extensions, or `agentdesk ext review %s`", who, len(held), strings.Join(list, ", "), x.ID)
+		msg = fmt.Sprintf("%s: %d tools changed since you trusted this server (%s) and are withheld from the model until you review them: %s",
+			who, len(held), strings.Join(list, ", "), reviewHint(x))
 	}
 	if msg != c.held {
 		c.held = msg
@@ -393,6 +393,16 @@ func (h *MCP) withheld(ctx context.Context, x extensions.Active, server string, 
 		held = map[string]bool{}
 	}
 	return held
+}
+
+// reviewHint says where the withheld tools of x are reviewed: on its
+// card, or with the command line (a folder's own servers are pinned per
+// folder: project review).
+func reviewHint(x extensions.Active) string {
+	if x.ID == manifest.ProjectID {
+		return "Review on this project's card in Preferences → Agent Extensions, or `agentdesk project review " + x.Dir + "`"
+	}
+	return "Review on its card in Preferences → Agent Extensions, or `agentdesk ext review " + x.ID + "`"
 }
 
 // toolDef is what of a tool is pinned: its name, its description as the
