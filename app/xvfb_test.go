@@ -5,6 +5,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"fmt"
 	"image"
 	"image/png"
@@ -99,9 +100,19 @@ func (x *xserver) waitReady() bool {
 }
 
 func (x *xserver) run(name string, args ...string) (string, error) {
-	cmd := exec.Command(name, args...)
+	return x.runFor(time.Minute, name, args...)
+}
+
+// runFor is run, ended after limit.
+func (x *xserver) runFor(limit time.Duration, name string, args ...string) (string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, name, args...)
 	cmd.Env = append(os.Environ(), "DISPLAY="+x.display)
 	out, err := cmd.CombinedOutput()
+	if ctx.Err() != nil {
+		err = fmt.Errorf("%s did not finish within %v", name, limit)
+	}
 	return strings.TrimSpace(string(out)), err
 }
 
@@ -171,8 +182,14 @@ func (x *xserver) screenshot(window, name string) string {
 	dir := filepath.Join("..", "bin", "artifacts")
 	os.MkdirAll(dir, 0o755)
 	path := filepath.Join(dir, name)
-	if out, err := x.run("import", "-window", window, path); err != nil {
-		x.t.Fatalf("screenshot: %v %s", err, out)
+	// import falls back to waiting for a click when it cannot grab the
+	// window (seen once in CI, on a Preferences window): bounded, and
+	// then the whole screen is taken instead, which always works.
+	if out, err := x.runFor(20*time.Second, "import", "-window", window, path); err != nil {
+		x.t.Logf("screenshot %s of window %s: %v %s; taking the whole screen", name, window, err, out)
+		if out, err := x.runFor(20*time.Second, "import", "-window", "root", path); err != nil {
+			x.t.Fatalf("screenshot: %v %s", err, out)
+		}
 	}
 	f, err := os.Open(path)
 	if err != nil {
