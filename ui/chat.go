@@ -186,7 +186,7 @@ func (c *chatView) setProject(p agent.Project) {
 	c.reloadSessions(true)
 	c.trust.check(p.Path)
 	if c.u.prefs != nil {
-		c.u.prefs.ext.reload() // its "Only this project" is this folder now
+		c.u.prefs.ext.reloadFor(p.Path) // its "Only this project" is this folder now
 	}
 	c.u.main.Canvas().Focus(c.composer)
 }

@@ -477,7 +477,20 @@ type paneData struct {
 
 // reload re-reads the registry and redraws the cards.
 func (p *extensionsPane) reload() {
-	project := p.u.chat.project.Path
+	var project string
+	if p.u.chat != nil {
+		project = p.u.chat.project.Path
+	}
+	p.reloadFor(project)
+}
+
+// reloadFor reads the cards again for the window's project, given by the
+// chat view as it opens a folder (u.chat is not set yet while it opens
+// the first one).
+func (p *extensionsPane) reloadFor(project string) {
+	if p.cards == nil {
+		return // not built yet: building it reads the cards
+	}
 	background(p.u, func(ctx context.Context) (paneData, error) {
 		infos, err := p.u.d.Extensions.List(ctx)
 		if err != nil {
