@@ -166,47 +166,70 @@ func FitTo(entries []Entry, budget int) Fit {
 		}
 		room -= c
 	}
-	rest := f.Entries[i:]
-	// All the others shortened to one cap, the largest that fits.
-	for _, limit := range []int{200, 160, 120, 90, 60, minShortDesc} {
-		sum := 0
-		for j, p := range rest {
-			sum += lineCost(p.Name, cut(descs[i+j], limit))
-		}
-		if sum <= room {
-			for j := range rest {
-				rest[j].Tier, rest[j].Desc = Short, cut(descs[i+j], limit)
-			}
-			f.Bytes = budget - (room - sum) - moreReserve
-			return f
-		}
+	rest, restDescs := f.Entries[i:], descs[i:]
+	if sum, ok := shortenAll(rest, restDescs, room); ok {
+		f.Bytes = budget - (room - sum) - moreReserve
+		return f
 	}
-	// k shortened, the rest names only: the largest k that fits.
-	names := 0
-	for _, p := range rest {
-		names += nameCost(p.Name)
-	}
-	if names <= room {
-		k, sum := 0, names
-		for k < len(rest) {
-			extra := lineCost(rest[k].Name, cut(descs[i+k], minShortDesc)) - nameCost(rest[k].Name)
-			if sum+extra > room {
-				break
-			}
-			sum += extra
-			k++
-		}
-		for j := range rest {
-			if j < k {
-				rest[j].Tier, rest[j].Desc = Short, cut(descs[i+j], minShortDesc)
-			} else {
-				rest[j].Tier, rest[j].Desc = NameOnly, ""
-			}
-		}
+	if sum, ok := shortenSome(rest, restDescs, room); ok {
 		f.Bytes = budget - moreReserve - (room - sum)
 		return f
 	}
-	// Names while they fit, then "and N more".
+	f.Bytes = budget - (room - namesWhileTheyFit(rest, room))
+	return f
+}
+
+// shortenAll shortens every entry of rest to one cap, the largest that
+// fits room, and returns the bytes they take; false when even the
+// shortest cap does not fit (rest unchanged).
+func shortenAll(rest []Placed, descs []string, room int) (int, bool) {
+	for _, limit := range []int{200, 160, 120, 90, 60, minShortDesc} {
+		sum := 0
+		for j, p := range rest {
+			sum += lineCost(p.Name, cut(descs[j], limit))
+		}
+		if sum <= room {
+			for j := range rest {
+				rest[j].Tier, rest[j].Desc = Short, cut(descs[j], limit)
+			}
+			return sum, true
+		}
+	}
+	return 0, false
+}
+
+// shortenSome gives the first k entries of rest the shortest description
+// and the others their names only, for the largest k that fits room;
+// false when the names alone do not fit (rest unchanged).
+func shortenSome(rest []Placed, descs []string, room int) (int, bool) {
+	sum := 0
+	for _, p := range rest {
+		sum += nameCost(p.Name)
+	}
+	if sum > room {
+		return 0, false
+	}
+	k := 0
+	for ; k < len(rest); k++ {
+		extra := lineCost(rest[k].Name, cut(descs[k], minShortDesc)) - nameCost(rest[k].Name)
+		if sum+extra > room {
+			break
+		}
+		sum += extra
+	}
+	for j := range rest {
+		if j < k {
+			rest[j].Tier, rest[j].Desc = Short, cut(descs[j], minShortDesc)
+		} else {
+			rest[j].Tier, rest[j].Desc = NameOnly, ""
+		}
+	}
+	return sum, true
+}
+
+// namesWhileTheyFit lists names while they fit room and hides the rest
+// ("and N more"), returning the bytes the names take.
+func namesWhileTheyFit(rest []Placed, room int) int {
 	sum := 0
 	for j := range rest {
 		c := nameCost(rest[j].Name)
@@ -217,8 +240,7 @@ func FitTo(entries []Entry, budget int) Fit {
 			rest[j].Tier, rest[j].Desc = Hidden, ""
 		}
 	}
-	f.Bytes = budget - (room - sum)
-	return f
+	return sum
 }
 
 // Render is the list of kind's entries as the request shows it: full
