@@ -21,21 +21,6 @@ import (
 	"github.com/agentdesk/agentdesk/storage"
 )
 
-// benchPlugin is a hook-free plugin as a large marketplace holds them:
-// two skills, an agent and a command, each with a description.
-func benchPlugin(name string) map[string]gittest.File {
-	desc := "Helps with " + name + " work: reviews, plans and explains the parts of a project that " + name + " covers, step by step."
-	files := map[string]gittest.File{
-		".claude-plugin/plugin.json":     {Body: `{"name":"` + name + `","version":"1.0.0","description":"` + desc + `"}`},
-		"agents/" + name + "-expert.md":  {Body: "---\nname: " + name + "-expert\ndescription: " + desc + "\n---\nYou are an expert in " + name + ".\n"},
-		"commands/" + name + "-check.md": {Body: "---\ndescription: " + desc + "\n---\nCheck the project for " + name + " issues: $ARGUMENTS\n"},
-	}
-	for _, s := range []string{"-basics", "-patterns"} {
-		files["skills/"+name+s+"/SKILL.md"] = gittest.File{Body: "---\nname: " + name + s + "\ndescription: " + desc + "\n---\n# " + name + s + "\n\nBody.\n"}
-	}
-	return files
-}
-
 // arrivals is a fake OpenAI-wire server (llmtest behind a loopback
 // proxy) that tells when each model request's first bytes arrive: the
 // proxy's handler runs as soon as the request line and headers are read,
@@ -204,7 +189,7 @@ func BenchmarkTurnStartToFirstRequest(b *testing.B) {
 	for i := range 91 {
 		name := fmt.Sprintf("bench-%02d", i)
 		r := gittest.NewRepo(b)
-		r.Commit(b, "main", "bench", benchPlugin(name))
+		r.Commit(b, "main", "bench", gittest.MarketplacePlugin(name))
 		r.SetHEAD(b, "main")
 		repos[name] = r
 	}

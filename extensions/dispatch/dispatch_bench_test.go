@@ -176,21 +176,6 @@ func BenchmarkPreToolUseOverhead(b *testing.B) {
 	p.Report(b, "pretooluse", "exec")
 }
 
-// marketplacePlugin is a hook-free plugin as a large marketplace holds
-// them: two skills, an agent and a command, each with a description.
-func marketplacePlugin(name string) map[string]gittest.File {
-	desc := "Helps with " + name + " work: reviews, plans and explains the parts of a project that " + name + " covers, step by step."
-	files := map[string]gittest.File{
-		".claude-plugin/plugin.json":     {Body: `{"name":"` + name + `","version":"1.0.0","description":"` + desc + `"}`},
-		"agents/" + name + "-expert.md":  {Body: "---\nname: " + name + "-expert\ndescription: " + desc + "\n---\nYou are an expert in " + name + ".\n"},
-		"commands/" + name + "-check.md": {Body: "---\ndescription: " + desc + "\n---\nCheck the project for " + name + " issues: $ARGUMENTS\n"},
-	}
-	for _, s := range []string{"-basics", "-patterns"} {
-		files["skills/"+name+s+"/SKILL.md"] = gittest.File{Body: "---\nname: " + name + s + "\ndescription: " + desc + "\n---\n# " + name + s + "\n\nBody.\n"}
-	}
-	return files
-}
-
 // newMarketplaceBench installs and enables n hook-free marketplace
 // plugins (0: an empty registry) and returns their Dispatcher.
 func newMarketplaceBench(b *testing.B, n int) *benchExtensions {
@@ -199,7 +184,7 @@ func newMarketplaceBench(b *testing.B, n int) *benchExtensions {
 	for i := range n {
 		name := fmt.Sprintf("market-%02d", i)
 		r := gittest.NewRepo(b)
-		r.Commit(b, "main", "bench", marketplacePlugin(name))
+		r.Commit(b, "main", "bench", gittest.MarketplacePlugin(name))
 		r.SetHEAD(b, "main")
 		repos[name] = r
 	}

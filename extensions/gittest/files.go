@@ -93,3 +93,19 @@ func Tree(root string, subs ...string) []string {
 	}
 	return out
 }
+
+// MarketplacePlugin is a hook-free plugin as a large marketplace holds
+// them: two skills, an agent and a command, each with a description (the
+// benchmarks' whole-marketplace fixture).
+func MarketplacePlugin(name string) map[string]File {
+	desc := "Helps with " + name + " work: reviews, plans and explains the parts of a project that " + name + " covers, step by step."
+	files := map[string]File{
+		".claude-plugin/plugin.json":     {Body: `{"name":"` + name + `","version":"1.0.0","description":"` + desc + `"}`},
+		"agents/" + name + "-expert.md":  {Body: "---\nname: " + name + "-expert\ndescription: " + desc + "\n---\nYou are an expert in " + name + ".\n"},
+		"commands/" + name + "-check.md": {Body: "---\ndescription: " + desc + "\n---\nCheck the project for " + name + " issues: $ARGUMENTS\n"},
+	}
+	for _, s := range []string{"-basics", "-patterns"} {
+		files["skills/"+name+s+"/SKILL.md"] = File{Body: "---\nname: " + name + s + "\ndescription: " + desc + "\n---\n# " + name + s + "\n\nBody.\n"}
+	}
+	return files
+}
