@@ -34,9 +34,10 @@ const (
 
 // SkillSource contributes skill roots beyond the user's and the
 // project's: the extensions enabled in that project, in installation
-// order.
+// order: as the job ctx belongs to sees them (lifecycle.TurnScope), else
+// as they are now.
 type SkillSource interface {
-	SkillRoots(project string) []skills.Root
+	SkillRoots(ctx context.Context, project string) []skills.Root
 }
 
 // Config wires an Agent.

@@ -53,7 +53,7 @@ func (s *Session) sessionBlocks(enabled []string) (kept, dropped []lifecycle.Con
 
 // startTurnBudget gives a turn the room SessionStart's context leaves.
 func (s *Session) startTurnBudget() {
-	enabled := s.a.cfg.Lifecycle.Enabled(s.project)
+	enabled := s.view().Enabled()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	kept, _ := s.sessionBlocks(enabled)

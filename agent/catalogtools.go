@@ -217,7 +217,7 @@ func (s *Session) shelfOf(th *thread) *mcpShelf {
 func (s *Session) catalogTools(th *thread) []tools.Tool {
 	shelved := len(s.shelfOf(th).entries()) > 0
 	if th == s.main {
-		if len(s.Catalog().Skills) == 0 && len(s.taskAgents()) == 0 && len(s.a.Commands().Commands) == 0 && !shelved {
+		if len(s.Catalog().Skills) == 0 && len(s.taskAgents()) == 0 && len(s.view().Commands().Commands) == 0 && !shelved {
 			return nil
 		}
 		return []tools.Tool{&skillTool{s: s, th: th}, &searchTool{s: s, th: th}}
@@ -391,7 +391,7 @@ func (s *Session) searchEntries(th *thread) []listing.Entry {
 		return append(s.catalogEntries(s.threadCatalog(th), nil), s.shelfOf(th).entries()...)
 	}
 	entries := s.catalogEntries(s.Catalog(), s.taskAgents())
-	for _, c := range s.a.Commands().Commands {
+	for _, c := range s.view().Commands().Commands {
 		entries = append(entries, listing.Entry{Kind: listing.KindCommand, Name: c.Name, Description: c.Description,
 			Use: "a slash command the user types: /" + c.Name + " " + c.ArgumentHint})
 	}

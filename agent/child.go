@@ -147,7 +147,7 @@ func (s *Session) subagentStop(ctx context.Context, th *thread, system func() st
 // and only the SubagentStart context of enabled extensions.
 func (s *Session) childSystem(th *thread, blocks []lifecycle.ContextBlock, def childDef) string {
 	enabled := map[string]bool{}
-	for _, id := range s.a.cfg.Lifecycle.Enabled(s.project) {
+	for _, id := range s.view().Enabled() {
 		enabled[id] = true
 	}
 	var ext []lifecycle.ContextBlock

@@ -22,18 +22,22 @@ func hostCommandNames() []string {
 
 // Commands lists the enabled extensions' slash commands, for completion
 // and the command line; empty without extensions.
-func (a *Agent) Commands() lifecycle.CommandSet {
+func (a *Agent) Commands() lifecycle.CommandSet { return a.commands(context.Background(), "") }
+
+// commands is Commands for a session in project as the job ctx belongs
+// to sees the extensions.
+func (a *Agent) commands(ctx context.Context, project string) lifecycle.CommandSet {
 	if a.cfg.Commands == nil {
 		return lifecycle.CommandSet{}
 	}
-	return a.cfg.Commands.Commands(hostCommandNames())
+	return a.cfg.Commands.Commands(ctx, project, hostCommandNames())
 }
 
 // commandsHelp is the part of /help about the enabled extensions'
 // commands: each name once with its hint and description, then the names
 // that only run namespaced.
-func (a *Agent) commandsHelp() string {
-	set := a.Commands()
+func (s *Session) commandsHelp() string {
+	set := s.view().Commands()
 	if len(set.Commands) == 0 {
 		return ""
 	}

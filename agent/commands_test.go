@@ -14,7 +14,7 @@ import (
 // fakeCommands knows /review (of extension "probe") and an ambiguous /dup.
 type fakeCommands struct{ reserved []string }
 
-func (f *fakeCommands) Commands(reserved []string) lifecycle.CommandSet {
+func (f *fakeCommands) Commands(_ context.Context, _ string, reserved []string) lifecycle.CommandSet {
 	f.reserved = reserved
 	return lifecycle.CommandSet{Commands: []lifecycle.Command{{Name: "review", Extension: "probe", ArgumentHint: "[pr]", Description: "Review\n a PR"}},
 		Conflicts: []lifecycle.CommandConflict{{Name: "dup", Sources: []string{"a", "b"}}, {Name: "help", Sources: []string{"c"}, Host: true}}}

@@ -41,23 +41,31 @@ func (c *catalogCache) get(roots []skills.Root, parsed *skills.Cache) skills.Cat
 	return c.catalog
 }
 
-// Catalog is the skills catalog the session's next request uses.
+// Catalog is the skills catalog the session's next request uses: during
+// a job the one it made first.
 func (s *Session) Catalog() skills.Catalog {
-	roots := s.skillRoots()
+	v := s.view()
+	roots := v.Roots()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.catalog.get(roots, &s.a.parsedSkills)
+	if v.catalog != nil {
+		return *v.catalog
+	}
+	c := s.catalog.get(roots, &s.a.parsedSkills)
+	if s.turnView == v {
+		v.catalog = &c
+	}
+	return c
 }
 
 // system renders the main thread's system prompt.
 func (s *Session) system() string {
-	catalog := s.Catalog()
-	fit := s.fit(catalog, s.taskAgents()) // one budget with the task tool's agents
-	enabled := s.a.cfg.Lifecycle.Enabled(s.project)
+	list := s.listed() // one budget with the task tool's agents
+	enabled := s.view().Enabled()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	blocks, _ := s.sessionBlocks(enabled)
-	return systemPrompt{Project: s.project, Agents: s.agents, Skills: skillsSection(fit), Summary: s.summary, Extension: blocks,
+	return systemPrompt{Project: s.project, Agents: s.agents, Skills: list.skills, Summary: s.summary, Extension: blocks,
 		Style: s.style}.String()
 }
 
@@ -90,7 +98,7 @@ func (s *Session) sessionStart(ctx context.Context, source string) {
 	for _, b := range res.Blocks {
 		s.keepSessionBlock(ctx, b)
 	}
-	enabled := s.a.cfg.Lifecycle.Enabled(s.project)
+	enabled := s.view().Enabled()
 	s.mu.Lock()
 	_, dropped := s.sessionBlocks(enabled)
 	s.mu.Unlock()

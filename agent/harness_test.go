@@ -191,13 +191,13 @@ func (f *fakeLifecycle) SubagentStop(_ context.Context, ev lifecycle.SubagentSto
 	return lifecycle.Verdict{}
 }
 
-func (f *fakeLifecycle) Enabled(string) []string {
+func (f *fakeLifecycle) Enabled(context.Context, string) []string {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return append([]string(nil), f.enabled...)
 }
 
-func (f *fakeLifecycle) SkillRoots(string) []skills.Root {
+func (f *fakeLifecycle) SkillRoots(context.Context, string) []skills.Root {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return append([]skills.Root(nil), f.roots...)
@@ -260,6 +260,9 @@ type env struct {
 	mcp       lifecycle.ToolSource    // extension MCP tools; nil: none
 	styles    lifecycle.StyleSource   // extension output styles; nil: none
 	codeIntel lifecycle.CodeIntel     // language servers; nil: none
+	// scoped, when set, is the Lifecycle and SkillSource instead of life
+	// (view_test.go).
+	scoped *scopedLifecycle
 }
 
 func newEnv(t *testing.T) *env { return newEnvOn(t, llmtest.NewOpenAI(t)) }
@@ -290,7 +293,12 @@ func (e *env) open() {
 	}
 	e.db = db
 	e.t.Cleanup(func() { db.Close() })
-	e.agent = New(Config{DB: db, Lifecycle: e.life, Skills: e.life, Approver: e.approver, HomeDir: e.home,
+	var life lifecycle.Lifecycle = e.life
+	var skillSource SkillSource = e.life
+	if e.scoped != nil {
+		life, skillSource = e.scoped, e.scoped
+	}
+	e.agent = New(Config{DB: db, Lifecycle: life, Skills: skillSource, Approver: e.approver, HomeDir: e.home,
 		TranscriptDir: filepath.Join(filepath.Dir(e.dbPath), "transcripts"),
 		Policy:        func() Policy { return e.policy }, Commands: e.commands, Attention: e.attention,
 		Agents: e.agents, SubagentModel: e.models, Styles: e.styles, CodeIntel: e.codeIntel, MCP: e.mcp,

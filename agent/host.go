@@ -61,7 +61,7 @@ func (s *Session) hostCommand(ctx context.Context, text string) bool {
 		for _, c := range HostCommands {
 			b.WriteString("\n" + c.Usage + " — " + c.Help)
 		}
-		b.WriteString(s.a.commandsHelp())
+		b.WriteString(s.commandsHelp())
 		s.host(ctx, Host{Kind: HostInfo, Text: b.String()})
 	default:
 		return false

@@ -38,6 +38,9 @@ type Session struct {
 	blocks  map[string]lifecycle.ContextBlock // SessionStart context of the current epoch, by source
 	agents  []agentsFile
 	catalog catalogCache
+	// turnView is what the running job sees of the extensions (view.go);
+	// nil between jobs.
+	turnView *turnView
 	// turnWindow is the context window of the running user turn; 0: none.
 	turnWindow int
 	used       map[string]bool // kind + "\x00" + name: skills and agents this session used (catalogtools.go)
@@ -360,6 +363,7 @@ func (s *Session) run(ctx context.Context, job string) {
 	if scope, ok := s.a.cfg.Lifecycle.(lifecycle.TurnScope); ok {
 		ctx = scope.BeginTurn(ctx, s.project) // one view of the extensions for the whole job
 	}
+	defer s.takeView(ctx)()
 	if source, ok := strings.CutPrefix(job, "\x00"); ok {
 		if source != jobCatchUp { // its work is hold's
 			s.sessionStart(ctx, source)
@@ -465,17 +469,18 @@ func (s *Session) readRoots() []tools.ReadRoot {
 	return dirs
 }
 
-func (s *Session) skillRoots() []skills.Root { return s.a.skillRoots(s.project) }
+func (s *Session) skillRoots() []skills.Root { return s.view().Roots() }
 
 // skillRoots are where skills come from, in priority order: the user's,
-// the project's, then the enabled extensions' in installation order.
-func (a *Agent) skillRoots(project string) []skills.Root {
+// the project's, then the enabled extensions' in installation order, as
+// the job ctx belongs to sees them.
+func (a *Agent) skillRoots(ctx context.Context, project string) []skills.Root {
 	roots := []skills.Root{
 		{Dir: userSkillsDir(a.cfg.HomeDir), Source: "user"},
 		{Dir: projectSkillsDir(project), Source: "project"},
 	}
 	if a.cfg.Skills != nil {
-		roots = append(roots, a.cfg.Skills.SkillRoots(project)...)
+		roots = append(roots, a.cfg.Skills.SkillRoots(ctx, project)...)
 	}
 	return roots
 }
@@ -483,7 +488,7 @@ func (a *Agent) skillRoots(project string) []skills.Root {
 // Catalog is the skills catalog a session in project would use now, with
 // every conflict (for the Skills view).
 func (a *Agent) Catalog(project string) skills.Catalog {
-	return a.parsedSkills.Build(a.skillRoots(project))
+	return a.parsedSkills.Build(a.skillRoots(context.Background(), project))
 }
 
 // messages is the conversation of th as sent to the model: only the
@@ -491,7 +496,7 @@ func (a *Agent) Catalog(project string) skills.Catalog {
 // that are enabled now.
 func (s *Session) messages(th *thread) []llm.Message {
 	enabled := map[string]bool{}
-	for _, id := range s.a.cfg.Lifecycle.Enabled(s.project) {
+	for _, id := range s.view().Enabled() {
 		enabled[id] = true
 	}
 	s.mu.Lock()

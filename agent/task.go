@@ -166,17 +166,22 @@ func mapTool(name string) []string {
 // taskAgents are the agents the model may delegate to now: the
 // extensions' and the built-in general-purpose one, or none at all when
 // no extension offers an agent.
-func (s *Session) taskAgents() []lifecycle.Agent { return s.a.Subagents(s.project).Agents }
+func (s *Session) taskAgents() []lifecycle.Agent { return s.view().Agents().Agents }
 
 // Subagents is what the model of a session in project may delegate to
 // now (for the Agents view): the built-in general-purpose agent and the
 // enabled extensions' agents, with their conflicts; nothing when no
 // extension offers an agent.
 func (a *Agent) Subagents(project string) lifecycle.AgentSet {
+	return a.subagents(context.Background(), project)
+}
+
+// subagents is Subagents as the job ctx belongs to sees the extensions.
+func (a *Agent) subagents(ctx context.Context, project string) lifecycle.AgentSet {
 	if a.cfg.Agents == nil {
 		return lifecycle.AgentSet{}
 	}
-	set := a.cfg.Agents.Agents(project)
+	set := a.cfg.Agents.Agents(ctx, project)
 	if len(set.Agents) > 0 {
 		set.Agents = append([]lifecycle.Agent{generalPurpose}, set.Agents...)
 	}
@@ -193,7 +198,7 @@ func (s *Session) taskTools(th *thread) []tools.Tool {
 	if len(agents) == 0 {
 		return nil
 	}
-	desc := agentCatalogIntro + s.fit(s.Catalog(), agents).Render(listing.KindAgent, "agents") // the skills list's budget, shared
+	desc := agentCatalogIntro + s.listed().agents // the skills list's budget, shared
 	return []tools.Tool{&taskTool{s: s, agents: agents, desc: desc}}
 }
 

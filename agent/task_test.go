@@ -54,7 +54,9 @@ func TestChildToolsMapsClaudeNames(t *testing.T) {
 // agentList is a fixed AgentSource.
 type agentList []lifecycle.Agent
 
-func (l agentList) Agents(string) lifecycle.AgentSet { return lifecycle.AgentSet{Agents: l} }
+func (l agentList) Agents(context.Context, string) lifecycle.AgentSet {
+	return lifecycle.AgentSet{Agents: l}
+}
 
 var explorer = lifecycle.Agent{Name: "explorer", Type: "fx:explorer", Extension: "fx", Label: "Fixture", Color: "yellow",
 	Description: "Explores the code base", Tools: []string{"Read", "Grep", "WebFetch"}, Model: "sonnet",

@@ -111,7 +111,7 @@ func openBenchHome(b *testing.B, client *http.Client, want int, install func(con
 	}
 	b.Cleanup(c.close)
 	h := &benchHome{agent: c.newAgent(nil, func() agent.Policy { return agent.PolicyAsk }, nil)}
-	if got := len(c.disp.Enabled("")); want >= 0 && got != want {
+	if got := len(c.disp.Enabled(context.Background(), "")); want >= 0 && got != want {
 		b.Fatalf("%d extensions enabled, want %d", got, want)
 	}
 	dir := b.TempDir()

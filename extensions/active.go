@@ -193,6 +193,13 @@ type Snapshot struct {
 	Project string // the session's folder the list was taken for
 	Active  []Active
 	hooked  map[string][]Active // by event: the extensions with an active hook for it
+	// Seq is what its taker counted as it took it (the dispatcher: the
+	// extensions this process removed, so a disable in the middle of a
+	// turn still holds for the rest of it).
+	Seq uint64
+
+	mu   sync.Mutex
+	memo map[any]any // Memo
 }
 
 // NewSnapshot is the snapshot of list for project, indexed by hook event.
@@ -214,6 +221,32 @@ func NewSnapshot(project string, list []Active) *Snapshot {
 // installation order: what a tool call's PreToolUse looks at, however
 // many extensions are enabled.
 func (s *Snapshot) Hooked(event string) []Active { return s.hooked[event] }
+
+// Memo is what build makes of s, made once per snapshot and key: what
+// several consumers of a turn derive from its list (the enabled ids, the
+// skill folders, the agent set's key) costs one build a turn. build
+// must not change s and must give the same answer each time (two
+// consumers at once may both build; the first kept wins); callers must
+// not change what it returns.
+func (s *Snapshot) Memo(key any, build func() any) any {
+	s.mu.Lock()
+	v, ok := s.memo[key]
+	s.mu.Unlock()
+	if ok {
+		return v
+	}
+	v = build()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if kept, ok := s.memo[key]; ok {
+		return kept
+	}
+	if s.memo == nil {
+		s.memo = map[any]any{}
+	}
+	s.memo[key] = v
+	return v
+}
 
 type snapshotKey struct{}
 

@@ -189,7 +189,9 @@ const benchChildTokens = 2_000
 // fixedAgents offers one agent to the bench's model.
 type fixedAgents []lifecycle.Agent
 
-func (f fixedAgents) Agents(string) lifecycle.AgentSet { return lifecycle.AgentSet{Agents: f} }
+func (f fixedAgents) Agents(context.Context, string) lifecycle.AgentSet {
+	return lifecycle.AgentSet{Agents: f}
+}
 
 // BenchmarkChatChildStream: the model delegates, and the child streams
 // one long answer of many small chunks while the parent's window shows

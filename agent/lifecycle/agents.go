@@ -1,5 +1,7 @@
 package lifecycle
 
+import "context"
+
 // Agent is one subagent type an enabled extension offers: data only. The
 // loop runs it as a fresh-context child; nothing here runs by itself.
 type Agent struct {
@@ -40,11 +42,11 @@ type AgentSet struct {
 	Conflicts []AgentConflict
 }
 
-// AgentSource gives the enabled extensions' agents. It is computed afresh
-// on each call, so a disabled or uninstalled extension's agents are gone
-// from the next turn.
+// AgentSource gives the enabled extensions' agents: as the job ctx
+// belongs to sees them (TurnScope), else as they are now, so a disabled
+// or uninstalled extension's agents are gone from the next turn.
 type AgentSource interface {
 	// Agents lists them for a session in projectDir (which
 	// ${CLAUDE_PROJECT_DIR} in a body names).
-	Agents(projectDir string) AgentSet
+	Agents(ctx context.Context, projectDir string) AgentSet
 }

@@ -45,13 +45,14 @@ type Expansion struct {
 // ordinary prompt ("/usr/bin is empty?").
 var ErrUnknownCommand = errors.New("no such command")
 
-// CommandSource gives the enabled extensions' slash commands. It is
-// computed afresh on each call, so a disabled or uninstalled extension's
-// commands are gone at once.
+// CommandSource gives the enabled extensions' slash commands: as the job
+// ctx belongs to sees them (TurnScope), else as they are now, so a
+// disabled or uninstalled extension's commands are gone at once.
 type CommandSource interface {
-	// Commands lists the commands; reserved are the host commands' names
-	// (without "/"), which extension commands never shadow.
-	Commands(reserved []string) CommandSet
+	// Commands lists the commands for a session in projectDir ("": the
+	// window's folder); reserved are the host commands' names (without
+	// "/"), which extension commands never shadow.
+	Commands(ctx context.Context, projectDir string, reserved []string) CommandSet
 	// Expand resolves name (without "/") and returns the prompt for args,
 	// the text after the name as typed. ErrUnknownCommand when no
 	// extension has it; another error (an ambiguous short name) is for

@@ -30,10 +30,11 @@ type Lifecycle interface {
 	SessionStart(ctx context.Context, ev SessionStartEvent) HookResult
 	UserPromptSubmit(ctx context.Context, ev PromptEvent) HookResult
 	SubagentStart(ctx context.Context, ev SubagentEvent) HookResult
-	// Enabled lists the extensions whose context may be sent right now
-	// in a session of project, in installation order. Context from any
-	// other source is left out of the very next request.
-	Enabled(project string) []string
+	// Enabled lists the extensions whose context may be sent in a
+	// session of project, in installation order: as the job ctx belongs
+	// to sees them (TurnScope), else as they are now. Context from any
+	// other source is left out of the next request.
+	Enabled(ctx context.Context, project string) []string
 	// Guard runs the hooks around tool calls, turn ends, compaction and
 	// session ends.
 	Guard
@@ -119,7 +120,7 @@ type NopLifecycle struct{ NopGuard }
 func (NopLifecycle) SessionStart(context.Context, SessionStartEvent) HookResult { return HookResult{} }
 func (NopLifecycle) UserPromptSubmit(context.Context, PromptEvent) HookResult   { return HookResult{} }
 func (NopLifecycle) SubagentStart(context.Context, SubagentEvent) HookResult    { return HookResult{} }
-func (NopLifecycle) Enabled(string) []string                                    { return nil }
+func (NopLifecycle) Enabled(context.Context, string) []string                   { return nil }
 
 type statusKey struct{}
 

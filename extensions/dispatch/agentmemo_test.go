@@ -3,6 +3,7 @@
 package dispatch
 
 import (
+	"context"
 	"testing"
 
 	"github.com/agentdesk/agentdesk/extensions"
@@ -23,7 +24,7 @@ func TestAgentsKeptWhileTheListIsTheSame(t *testing.T) {
 		r.mu.Unlock()
 	}
 	prompt := func() string {
-		got := d.Agents("/proj").Agents
+		got := d.Agents(context.Background(), "/proj").Agents
 		if len(got) != 1 {
 			return ""
 		}
@@ -46,7 +47,7 @@ func TestAgentsKeptWhileTheListIsTheSame(t *testing.T) {
 		t.Errorf("after a new package: %q", p)
 	}
 	set()
-	if got := d.Agents("/proj").Agents; len(got) != 0 {
+	if got := d.Agents(context.Background(), "/proj").Agents; len(got) != 0 {
 		t.Errorf("after removal: %+v", got)
 	}
 }

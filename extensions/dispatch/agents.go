@@ -2,10 +2,9 @@ package dispatch
 
 import (
 	"context"
-	"fmt"
+	"hash/maphash"
 	"maps"
 	"slices"
-	"strings"
 
 	"github.com/agentdesk/agentdesk/agent/lifecycle"
 	"github.com/agentdesk/agentdesk/agent/safetext"
@@ -24,15 +23,15 @@ func stripAll(list []string) []string {
 }
 
 // Agents implements lifecycle.AgentSource: the enabled, trusted
-// extensions' agents, from the registry's active list on every call so a
-// disable or uninstall removes them from the next turn. The set built
-// from one list is kept while the list is the same (the same packages,
-// folders and options): a turn asks for it several times, and expanding
-// the variables of every agent's body each time was most of a turn's
+// extensions' agents, from the turn's snapshot (or, outside a turn, the
+// registry's active list), so a disable or uninstall removes them from
+// the next turn. The set built from one list is kept while the list is
+// the same (the same packages, folders and options): expanding the
+// variables of every agent's body for each turn was most of a turn's
 // start with a whole marketplace enabled.
-func (d *Dispatcher) Agents(projectDir string) lifecycle.AgentSet {
-	xs := d.reg.Active(extensions.WithProject(context.Background(), projectDir))
-	key := agentKey(xs, projectDir)
+func (d *Dispatcher) Agents(ctx context.Context, projectDir string) lifecycle.AgentSet {
+	xs, snap := d.listFor(ctx, projectDir)
+	key := memoized(snap, agentKeyMemo{}, func() uint64 { return agentKey(xs, projectDir) })
 	d.mu.Lock()
 	memo := d.agents
 	d.mu.Unlock()
@@ -47,24 +46,38 @@ func (d *Dispatcher) Agents(projectDir string) lifecycle.AgentSet {
 
 // agentMemo is an agent set and the key of what it was built from.
 type agentMemo struct {
-	key string
+	key uint64
 	set lifecycle.AgentSet
 }
 
-// agentKey names everything agentSet reads of xs: each extension's id,
-// label, folders, options and package (a decoded package is never
-// changed, and a new version or re-stamp is decoded anew).
-func agentKey(xs []extensions.Active, projectDir string) string {
-	var b strings.Builder
-	b.WriteString(projectDir)
-	for _, x := range xs {
-		fmt.Fprintf(&b, "\x00%s\x00%s\x00%s\x00%s\x00%p", x.ID, x.Label, x.Dir, x.Data, x.Pkg)
-		keys := slices.Sorted(maps.Keys(x.OptionArgv))
-		for _, k := range keys {
-			b.WriteString("\x00" + k + "=" + x.OptionArgv[k])
-		}
+// agentSeed keys agent sets for the life of the process.
+var agentSeed = maphash.MakeSeed()
+
+// agentKey is a 64-bit hash of everything agentSet reads of xs: each
+// extension's id, label, folders, options and package (a decoded package
+// is never changed, and a new version or re-stamp is decoded anew, so
+// its address stands for its content).
+func agentKey(xs []extensions.Active, projectDir string) uint64 {
+	var h maphash.Hash
+	h.SetSeed(agentSeed)
+	field := func(s string) {
+		h.WriteString(s)
+		h.WriteByte(0)
 	}
-	return b.String()
+	field(projectDir)
+	for _, x := range xs {
+		field(x.ID)
+		field(x.Label)
+		field(x.Dir)
+		field(x.Data)
+		maphash.WriteComparable(&h, x.Pkg)
+		for _, k := range slices.Sorted(maps.Keys(x.OptionArgv)) {
+			field(k)
+			field(x.OptionArgv[k])
+		}
+		h.WriteByte(1) // the end of one extension
+	}
+	return h.Sum64()
 }
 
 // agentSet offers each agent by its short name when exactly one

@@ -15,10 +15,11 @@ import (
 var _ lifecycle.CommandSource = (*Dispatcher)(nil)
 
 // Commands implements lifecycle.CommandSource: the enabled, trusted
-// extensions' commands, read from the registry on every call so a disable
-// or uninstall removes them at once.
-func (d *Dispatcher) Commands(reserved []string) lifecycle.CommandSet {
-	return commandSet(d.reg.Active(context.Background()), reserved)
+// extensions' commands, from the turn's snapshot (or, outside a turn, the
+// registry's active list) so a disable or uninstall removes them from
+// the next turn, and at once from the window's lists.
+func (d *Dispatcher) Commands(ctx context.Context, projectDir string, reserved []string) lifecycle.CommandSet {
+	return commandSet(d.active(extensions.WithProject(ctx, projectDir)), reserved)
 }
 
 // commandSet names every command /EXT:NAME, and /NAME when exactly one

@@ -56,7 +56,7 @@ func names(set lifecycle.CommandSet) []string {
 
 func TestCommandsRegistry(t *testing.T) {
 	l := newCommandsEnv(t)
-	set := l.disp.Commands([]string{"help", "new"})
+	set := l.disp.Commands(context.Background(), "", []string{"help", "new"})
 	want := []string{"deploy", "review", "other:help", "other:shared", "probe:deploy", "probe:review", "probe:shared"}
 	if !slices.Equal(names(set), want) {
 		t.Fatalf("commands %q, want %q", names(set), want)
@@ -87,14 +87,14 @@ func TestCommandsRegistry(t *testing.T) {
 	if _, err := l.m.Disable(context.Background(), "other"); err != nil {
 		t.Fatal(err)
 	}
-	set = l.disp.Commands(nil)
+	set = l.disp.Commands(context.Background(), "", nil)
 	if want := []string{"deploy", "review", "shared", "probe:deploy", "probe:review", "probe:shared"}; !slices.Equal(names(set), want) || len(set.Conflicts) != 0 {
 		t.Fatalf("after disable: commands %q conflicts %+v", names(set), set.Conflicts)
 	}
 	if err := l.m.Uninstall(context.Background(), "probe"); err != nil {
 		t.Fatal(err)
 	}
-	if set = l.disp.Commands(nil); len(set.Commands) != 0 {
+	if set = l.disp.Commands(context.Background(), "", nil); len(set.Commands) != 0 {
 		t.Fatalf("after uninstall: %q", names(set))
 	}
 }

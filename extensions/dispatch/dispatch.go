@@ -17,6 +17,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -68,6 +69,11 @@ type Dispatcher struct {
 	running   map[string]map[*context.CancelFunc]struct{} // by extension: cancels of running events
 	announced map[string]string                           // extension → failure already shown in the chat
 	agents    *agentMemo                                  // the latest agent set (Agents)
+	// removedAt is, by extension, the count of removals (stop) at its
+	// latest: a turn's snapshot leaves out what was removed after it was
+	// taken (turnList).
+	removedAt map[string]uint64
+	removals  atomic.Uint64
 }
 
 // Config wires a Dispatcher.
@@ -88,7 +94,8 @@ type Config struct {
 // running and its MCP servers.
 func New(reg Registry, cfg Config) *Dispatcher {
 	d := &Dispatcher{reg: reg, mcp: cfg.MCP, lsp: cfg.LSP, linger: childproc.NewLinger(), hookPATH: cfg.HookPATH, defaultTimeout: cfg.DefaultTimeout,
-		environ: cfg.Environ, running: map[string]map[*context.CancelFunc]struct{}{}, announced: map[string]string{}}
+		environ: cfg.Environ, running: map[string]map[*context.CancelFunc]struct{}{}, announced: map[string]string{},
+		removedAt: map[string]uint64{}}
 	if d.hookPATH == nil {
 		d.hookPATH = func() string { return os.Getenv("PATH") }
 	}
@@ -199,15 +206,37 @@ func (d *Dispatcher) BeginTurn(ctx context.Context, projectDir string) context.C
 	if _, ok := extensions.SnapshotOf(extensions.WithProject(ctx, projectDir)); ok {
 		return ctx
 	}
+	seq := d.removals.Load() // before the read: a removal during it counts as after
 	list := d.reg.Active(extensions.WithProject(ctx, projectDir))
-	return extensions.WithSnapshot(ctx, extensions.NewSnapshot(projectDir, list))
+	snap := extensions.NewSnapshot(projectDir, list)
+	snap.Seq = seq
+	return extensions.WithSnapshot(ctx, snap)
+}
+
+// turnList is xs of the turn's snapshot s less what this process
+// disabled, removed or updated since s was taken: the rest of the turn
+// runs no hook of it and sends none of its context. fresh: nothing was
+// (the common case), so what is derived from s holds.
+func (d *Dispatcher) turnList(s *extensions.Snapshot, xs []extensions.Active) (out []extensions.Active, fresh bool) {
+	if d.removals.Load() == s.Seq {
+		return xs, true
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for _, x := range xs {
+		if d.removedAt[x.ID] <= s.Seq {
+			out = append(out, x)
+		}
+	}
+	return out, false
 }
 
 // active is the turn's snapshot when ctx carries one for its folder,
 // else what the registry holds now.
 func (d *Dispatcher) active(ctx context.Context) []extensions.Active {
 	if s, ok := extensions.SnapshotOf(ctx); ok {
-		return s.Active
+		xs, _ := d.turnList(s, s.Active)
+		return xs
 	}
 	return d.reg.Active(ctx)
 }
@@ -217,7 +246,8 @@ func (d *Dispatcher) active(ctx context.Context) []extensions.Active {
 // extensions have no hook for an event and cost nothing.
 func (d *Dispatcher) hooked(ctx context.Context, event string) []extensions.Active {
 	if s, ok := extensions.SnapshotOf(ctx); ok {
-		return s.Hooked(event)
+		xs, _ := d.turnList(s, s.Hooked(event))
+		return xs
 	}
 	var out []extensions.Active
 	for _, x := range d.reg.Active(ctx) {
@@ -228,13 +258,47 @@ func (d *Dispatcher) hooked(ctx context.Context, event string) []extensions.Acti
 	return out
 }
 
-// Enabled implements lifecycle.Lifecycle.
-func (d *Dispatcher) Enabled(project string) []string {
-	var ids []string
-	for _, x := range d.reg.Active(extensions.WithProject(context.Background(), project)) {
-		ids = append(ids, x.ID)
+// listFor is what a call for project in ctx sees: the turn's snapshot
+// when ctx carries one for that folder, else what the registry holds
+// now (a call outside a turn: the Skills and Agents views, a card), with
+// the snapshot it came from (nil for the registry's).
+func (d *Dispatcher) listFor(ctx context.Context, project string) ([]extensions.Active, *extensions.Snapshot) {
+	ctx = extensions.WithProject(ctx, project)
+	if s, ok := extensions.SnapshotOf(ctx); ok {
+		if xs, fresh := d.turnList(s, s.Active); !fresh {
+			return xs, nil
+		}
+		return s.Active, s
 	}
-	return ids
+	return d.reg.Active(ctx), nil
+}
+
+// memo keys of what the dispatcher derives from a turn's snapshot.
+type (
+	enabledMemo    struct{}
+	skillRootsMemo struct{}
+	agentKeyMemo   struct{}
+)
+
+// memoized is build's answer for xs, once per snapshot when xs came
+// from one.
+func memoized[T any](s *extensions.Snapshot, key any, build func() T) T {
+	if s == nil {
+		return build()
+	}
+	return s.Memo(key, func() any { return build() }).(T)
+}
+
+// Enabled implements lifecycle.Lifecycle.
+func (d *Dispatcher) Enabled(ctx context.Context, project string) []string {
+	xs, snap := d.listFor(ctx, project)
+	return slices.Clone(memoized(snap, enabledMemo{}, func() []string {
+		var ids []string
+		for _, x := range xs {
+			ids = append(ids, x.ID)
+		}
+		return ids
+	}))
 }
 
 // SkillRoots implements agent.SkillSource: the skill folders of the
@@ -242,14 +306,17 @@ func (d *Dispatcher) Enabled(project string) []string {
 // extension's active version folder for ${CLAUDE_PLUGIN_ROOT} and the
 // version record's name (none for a project's own settings, whose files
 // the user edits).
-func (d *Dispatcher) SkillRoots(project string) []skills.Root {
-	var roots []skills.Root
-	for _, x := range d.reg.Active(extensions.WithProject(context.Background(), project)) {
-		for _, dir := range x.Pkg.SkillRoots {
-			roots = append(roots, skills.Root{Dir: dir, Source: "extension " + x.ID, PluginRoot: x.Dir, Version: x.Version})
+func (d *Dispatcher) SkillRoots(ctx context.Context, project string) []skills.Root {
+	xs, snap := d.listFor(ctx, project)
+	return slices.Clone(memoized(snap, skillRootsMemo{}, func() []skills.Root {
+		var roots []skills.Root
+		for _, x := range xs {
+			for _, dir := range x.Pkg.SkillRoots {
+				roots = append(roots, skills.Root{Dir: dir, Source: "extension " + x.ID, PluginRoot: x.Dir, Version: x.Version})
+			}
 		}
-	}
-	return roots
+		return roots
+	}))
 }
 
 // SessionStart implements lifecycle.Lifecycle.
@@ -573,6 +640,7 @@ func (d *Dispatcher) track(ctx context.Context, id string) (context.Context, fun
 // its hooks left running (process groups get SIGTERM, then SIGKILL).
 func (d *Dispatcher) stop(id string) {
 	d.mu.Lock()
+	d.removedAt[id] = d.removals.Add(1)
 	var cancels []context.CancelFunc
 	for c := range d.running[id] {
 		cancels = append(cancels, *c)

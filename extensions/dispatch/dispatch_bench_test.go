@@ -221,10 +221,10 @@ func (x *benchExtensions) turnStart(b *testing.B) context.Context {
 		b.Fatalf("notices: %+v", res.Notices)
 	}
 	x.disp.Tools(ctx, lifecycle.ToolsEvent{SessionID: "bench", ProjectDir: x.project})
-	x.disp.Commands(nil)
-	x.disp.Agents(x.project)
-	x.disp.SkillRoots("")
-	x.disp.Enabled("")
+	x.disp.Commands(ctx, x.project, nil)
+	x.disp.Agents(ctx, x.project)
+	x.disp.SkillRoots(ctx, x.project)
+	x.disp.Enabled(ctx, x.project)
 	return ctx
 }
 
@@ -247,7 +247,7 @@ func (x *benchExtensions) toolCalls(b *testing.B, ctx context.Context) {
 // how many extensions are installed).
 func BenchmarkMarketplaceTurn(b *testing.B) {
 	many, none := newMarketplaceBench(b, 91), newMarketplaceBench(b, 0)
-	if got := len(many.disp.Enabled("")); got != 91 {
+	if got := len(many.disp.Enabled(context.Background(), "")); got != 91 {
 		b.Fatalf("%d enabled, want 91", got)
 	}
 	b.Run("turn-start", func(b *testing.B) {

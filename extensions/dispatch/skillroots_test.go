@@ -3,6 +3,7 @@
 package dispatch
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -21,11 +22,11 @@ func TestSkillRootsCarryThePluginRoot(t *testing.T) {
 	e := newTestEnv(t, map[string]*gittest.Repo{"sk": repo(t, files)})
 	info := e.install("sk", "")
 	d := New(e.m, Config{})
-	if roots := d.SkillRoots(""); len(roots) != 0 {
+	if roots := d.SkillRoots(context.Background(), ""); len(roots) != 0 {
 		t.Fatalf("a disabled extension contributes skill roots: %+v", roots)
 	}
 	e.enable("sk")
-	roots := d.SkillRoots("")
+	roots := d.SkillRoots(context.Background(), "")
 	if len(roots) != 1 || roots[0].PluginRoot != info.Dir || !strings.HasPrefix(roots[0].Dir, info.Dir) {
 		t.Fatalf("skill roots = %+v, want one under %s carrying it", roots, info.Dir)
 	}

@@ -45,7 +45,18 @@ func TestOutputStylesNamesAndFollowsTheRegistry(t *testing.T) {
 	if got, want := names(context.Background()), []string{"reviewer", "beta:terse"}; !slices.Equal(got, want) {
 		t.Errorf("after disabling alpha: %q, want %q", got, want)
 	}
-	if got := names(turn); len(got) != 4 {
-		t.Errorf("the turn started before the disable sees %q, want its snapshot's four", got)
+	if got, want := names(turn), []string{"reviewer", "beta:terse"}; !slices.Equal(got, want) {
+		t.Errorf("the turn started before disabling alpha here sees %q, want %q", got, want)
+	}
+	// A change the process is not told of (another process's) waits for
+	// the next turn.
+	r.mu.Lock()
+	r.exts = r.exts[:1]
+	r.mu.Unlock()
+	if got := names(turn); len(got) != 2 {
+		t.Errorf("the turn sees another process's change: %q, want its snapshot's two", got)
+	}
+	if got := names(d.BeginTurn(context.Background(), "/proj")); !slices.Equal(got, []string{"reviewer"}) {
+		t.Errorf("the next turn sees %q, want [reviewer]", got)
 	}
 }

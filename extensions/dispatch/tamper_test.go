@@ -33,7 +33,7 @@ func TestTamperedHookFileNeedsReview(t *testing.T) {
 	if after.Status != extensions.StatusNeedsReview {
 		t.Fatalf("status = %s", after.Status)
 	}
-	if d.Enabled("") != nil {
+	if d.Enabled(context.Background(), "") != nil {
 		t.Fatal("a tampered extension must be inactive")
 	}
 	e.enable("fixture") // the user reviews: the current files are stamped
