@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/agent/childproc"
 	"github.com/agentdesk/agentdesk/agent/permissions"
+	"github.com/agentdesk/agentdesk/agent/safetext"
 	"github.com/agentdesk/agentdesk/agent/tools"
 )
 
@@ -213,6 +214,17 @@ type ListedRule struct {
 	// Waits is set on a project settings allow or ask rule: it applies
 	// once the folder is trusted (see docs/permissions.md).
 	Waits bool
+	// Servers are the MCP servers (ApprovalRequest.MCPServer) a rule of
+	// the user's saved from an MCP tool's call covers, and only those;
+	// none: the rule covers what its name matches.
+	Servers []string
+}
+
+// MCPServerName words an MCP server's identity (ApprovalRequest.MCPServer)
+// for people: "server S of extension E", escapes visible.
+func MCPServerName(identity string) string {
+	ext, server, _ := strings.Cut(identity, "\x00")
+	return "server " + safetext.Visible(server) + " of " + safetext.Visible(ext)
 }
 
 // ProjectRules is a project's rules, its settings' first, then the user's.
@@ -245,7 +257,17 @@ func (a *Agent) PermissionRules(ctx context.Context) ([]ProjectRules, error) {
 			return nil, err
 		}
 		for _, row := range saved {
-			pr.Rules = append(pr.Rules, ListedRule{ID: row.ID, Behavior: permissions.Behavior(row.Behavior), Rule: row.Rule, Source: permissions.SourceUser})
+			r := ListedRule{ID: row.ID, Behavior: permissions.Behavior(row.Behavior), Rule: row.Rule, Source: permissions.SourceUser}
+			if r.Behavior == permissions.Allow {
+				bound, ok, err := a.cfg.DB.Setting(ctx, ruleBindingKey(p.ID, row.Rule))
+				if err != nil {
+					return nil, err
+				}
+				if ok && bound != "" {
+					r.Servers = strings.Split(bound, "\n")
+				}
+			}
+			pr.Rules = append(pr.Rules, r)
 		}
 		if len(pr.Rules) > 0 || len(pr.Diagnostics) > 0 {
 			out = append(out, pr)

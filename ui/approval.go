@@ -147,8 +147,12 @@ func (a *approvalDialogs) ruleEditor(req agent.ApprovalRequest) *fyne.Container 
 		}
 		a.answer(agent.AllowOnce)
 	})
-	editor := container.NewVBox(
-		&widget.Label{Text: "Allow in this project from now on (Claude Code rule syntax; edit before saving). Preferences → Approvals lists and removes it.", Wrapping: fyne.TextWrapWord},
+	intro := "Allow in this project from now on (Claude Code rule syntax; edit before saving). Preferences → Approvals lists and removes it."
+	if req.MCPServer != "" {
+		intro += " It covers the tools of this " + agent.MCPServerName(req.MCPServer) +
+			" only: a server of the same name in another extension still asks."
+	}
+	editor := container.NewVBox(&widget.Label{Text: intro, Wrapping: fyne.TextWrapWord},
 		container.NewBorder(nil, nil, nil, save, entry), problem)
 	editor.Hide()
 	return editor

@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/agentdesk/agentdesk/agent"
 	"github.com/agentdesk/agentdesk/agent/llm/llmtest"
 )
 
@@ -110,4 +111,23 @@ func TestApprovalNoProjectRuleForCompoundCommand(t *testing.T) {
 	}
 	test.Tap(findButton(modal, "Deny"))
 	h.loop.waitFor(t, "the turn", func() bool { return strings.Contains(windowText(u.main), "done") })
+}
+
+// For an MCP tool, the editor says the rule covers that server's tools
+// only (AllowInProject ties it to the server); for other tools it says
+// nothing of servers.
+func TestApprovalRuleEditorNamesTheMCPServer(t *testing.T) {
+	h := newHarness(t, harnessOptions{})
+	u := h.open(true)
+	mcp := u.chat.approvals.content(agent.ApprovalRequest{Summary: "create an issue", Tool: "mcp__tracker__create",
+		ProposedRule: "mcp__tracker__create", MCPServer: "issues\x00tracker"})
+	test.Tap(findClickOnly(mcp, "Always allow in this project"))
+	if text := allText(mcp); !strings.Contains(text, "covers the tools of this server tracker of issues only") {
+		t.Errorf("the editor does not name the server:\n%s", text)
+	}
+	cmd := u.chat.approvals.content(agent.ApprovalRequest{Summary: "run make", Tool: "run_command", ProposedRule: "Bash(make:*)"})
+	test.Tap(findClickOnly(cmd, "Always allow in this project"))
+	if text := allText(cmd); strings.Contains(text, "server") {
+		t.Errorf("a command's editor speaks of servers:\n%s", text)
+	}
 }

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -85,6 +86,13 @@ func (a *approvalsPane) ruleRow(r agent.ListedRule) fyne.CanvasObject {
 	source := string(r.Source)
 	if r.Waits {
 		source += " · waits for folder trust"
+	}
+	if len(r.Servers) > 0 {
+		var names []string
+		for _, s := range r.Servers {
+			names = append(names, agent.MCPServerName(s))
+		}
+		source += " · only " + strings.Join(names, ", ")
 	}
 	text := &widget.Label{Text: string(r.Behavior) + "  " + safetext.Visible(r.Rule), TextStyle: fyne.TextStyle{Monospace: true}, Truncation: fyne.TextTruncateEllipsis}
 	right := container.NewHBox(newSecondaryLabel(source, fyne.TextWrapOff))

@@ -27,12 +27,18 @@ func TestApprovalsListsProjectRulesAndRemovesYours(t *testing.T) {
 	if err := h.agent.AllowInProject(ctx, agent.ApprovalRequest{ProjectID: u.chat.project.ID}, "Bash(npm test:*)"); err != nil {
 		t.Fatal(err)
 	}
+	// Saved from an MCP tool's call: tied to the server it came from.
+	mcpCall := agent.ApprovalRequest{ProjectID: u.chat.project.ID, MCPServer: "issues\x00tracker"}
+	if err := h.agent.AllowInProject(ctx, mcpCall, "mcp__tracker__create"); err != nil {
+		t.Fatal(err)
+	}
 	u.ShowPreferences("approvals")
 	a := u.prefs.panes[sectionApprovals].(*approvalsPane)
 	h.loop.waitFor(t, "the rules to load", func() bool { return strings.Contains(allText(a.rules), "npm test") })
 	text := allText(a.rules)
 	for _, want := range []string{u.chat.project.Path, "allow  Bash(make:*)", "project settings · waits for folder trust",
-		"deny  Read(./secrets/**)", "allow  Bash(npm test:*)", "yours"} {
+		"deny  Read(./secrets/**)", "allow  Bash(npm test:*)", "yours",
+		"allow  mcp__tracker__create", "yours · only server tracker of issues"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the rules list lacks %q:\n%s", want, text)
 		}
@@ -43,16 +49,16 @@ func TestApprovalsListsProjectRulesAndRemovesYours(t *testing.T) {
 			removes++
 		}
 	})
-	if removes != 1 {
-		t.Fatalf("%d Remove buttons, want one (the user's rule):\n%s", removes, text)
+	if removes != 2 {
+		t.Fatalf("%d Remove buttons, want two (the user's rules):\n%s", removes, text)
 	}
 	test.Tap(findButton(a.rules, "Remove"))
 	h.loop.waitFor(t, "the removal", func() bool {
 		return strings.HasPrefix(a.status.Text, "Removed") && !strings.Contains(allText(a.rules), "npm test")
 	})
 	rules, err := h.db.PermissionRules(ctx, u.chat.project.ID)
-	if err != nil || len(rules) != 0 {
-		t.Fatalf("rules after Remove = %+v, %v", rules, err)
+	if err != nil || len(rules) != 1 || rules[0].Rule != "mcp__tracker__create" {
+		t.Fatalf("rules after Remove = %+v, %v; want the MCP rule left", rules, err)
 	}
 	if !strings.Contains(allText(a.rules), "Bash(make:*)") {
 		t.Error("removing the user's rule hid the project's")
