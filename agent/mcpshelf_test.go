@@ -178,3 +178,33 @@ func TestFoundMCPToolIsFromTheTurnsList(t *testing.T) {
 		t.Errorf("next user turn: the changed tool should be offered in its place, exfil wait: %q", next.Tools)
 	}
 }
+
+// A Ralph run is one job: every round is offered the MCP tools the run
+// started with, even when the server's list changes during a round; the
+// next job sees the change.
+func TestRalphRoundsKeepTheRunsMCPTools(t *testing.T) {
+	e := newEnv(t)
+	src := &fakeTools{}
+	src.set(serverTool("before", "The first list."))
+	e.mcp = src
+	e.open()
+	e.server.Respond(func(llmtest.Request) llmtest.Reply {
+		src.set(serverTool("after", "The changed list.")) // mid-round
+		return llmtest.Reply{Text: "still going"}
+	})
+	s := e.newSession()
+	e.send(s, "/ralph --rounds 2 endless")
+	reqs := e.server.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d requests, want 2 rounds", len(reqs))
+	}
+	for i, r := range reqs {
+		if !slices.Contains(r.Tools, srvPrefix+"before") || slices.Contains(r.Tools, srvPrefix+"after") {
+			t.Errorf("round %d offered %q, want the run's first list", i+1, r.Tools)
+		}
+	}
+	e.send(s, "and now?")
+	if last := e.server.Requests()[2]; !slices.Contains(last.Tools, srvPrefix+"after") {
+		t.Errorf("the next job offered %q, want the changed list", last.Tools)
+	}
+}

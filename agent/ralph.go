@@ -68,13 +68,17 @@ func dropFields(s string, n int) string {
 // ralph runs fresh-context child rounds on the task. Each round sees the
 // system prompt, the task and the progress file on disk, never this
 // session's conversation; SubagentStart context goes into that round
-// only. Each round is one child run (child.go).
+// only. Each round is one child run (child.go). The run is one job: its
+// rounds share the job's view of the extensions, its window and the MCP
+// tool list it started with, as a user turn's children do.
 func (s *Session) ralph(ctx context.Context, args string) {
 	rounds, task, err := parseRalph(args, s.a.cfg.RalphRounds())
 	if err != nil {
 		s.host(ctx, Host{Kind: HostError, Text: err.Error()})
 		return
 	}
+	defer s.freezeWindow()()
+	defer s.freezeMCP(ctx)()
 	run := newID()
 	progress := filepath.Join(".agentdesk", "ralph", run, "progress.md")
 	if err := writeProgressFile(filepath.Join(s.project, progress), task); err != nil {
