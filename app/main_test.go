@@ -68,7 +68,7 @@ var (
 var buildEnv = os.Environ()
 
 // agentdeskBinary builds the real binary once per test run.
-func agentdeskBinary(t *testing.T) string {
+func agentdeskBinary(t testing.TB) string {
 	t.Helper()
 	buildOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "agentdesk-bin")

@@ -88,23 +88,7 @@ func enable(b *testing.B, m *extensions.Manager, id string) {
 func openBenchHome(b *testing.B, client *http.Client, want int, install func(context.Context, *extensions.Manager)) *benchHome {
 	b.Helper()
 	ctx := context.Background()
-	b.Setenv(storage.HomeEnv, b.TempDir())
-	paths := storage.ResolvePaths()
-	if err := paths.Ensure(); err != nil {
-		b.Fatal(err)
-	}
-	if install != nil { // with the git server's client, then let go of the database
-		db, err := storage.Open(ctx, paths.Database())
-		if err != nil {
-			b.Fatal(err)
-		}
-		m, err := extensions.NewManager(ctx, db, paths.Extensions(), extensions.WithHTTPClient(client))
-		if err != nil {
-			b.Fatal(err)
-		}
-		install(ctx, m)
-		db.Close()
-	}
+	fillBenchHome(b, client, install)
 	c, err := openCore(ctx)
 	if err != nil {
 		b.Fatal(err)
@@ -122,6 +106,32 @@ func openBenchHome(b *testing.B, client *http.Client, want int, install func(con
 		b.Fatal(err)
 	}
 	return h
+}
+
+// fillBenchHome makes a new home, points AGENTDESK_HOME at it and lets
+// install fill it (nil: none) through a Manager with the git server's
+// client; the database is closed again when it returns.
+func fillBenchHome(b *testing.B, client *http.Client, install func(context.Context, *extensions.Manager)) storage.Paths {
+	b.Helper()
+	ctx := context.Background()
+	b.Setenv(storage.HomeEnv, b.TempDir())
+	paths := storage.ResolvePaths()
+	if err := paths.Ensure(); err != nil {
+		b.Fatal(err)
+	}
+	if install != nil {
+		db, err := storage.Open(ctx, paths.Database())
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer db.Close()
+		m, err := extensions.NewManager(ctx, db, paths.Extensions(), extensions.WithHTTPClient(client))
+		if err != nil {
+			b.Fatal(err)
+		}
+		install(ctx, m)
+	}
+	return paths
 }
 
 // turn submits a one-line prompt to s and returns when each of its
@@ -261,37 +271,46 @@ func BenchmarkRealMarketplaceTurn(b *testing.B) {
 	benchEnv(b, a)
 	enabled := 0
 	many := openBenchHome(b, srv.Client, -1, func(ctx context.Context, m *extensions.Manager) {
-		_, err := m.Install(ctx, srv.URL+"/market.git", "", nil)
-		var mkt *extensions.MarketplaceError
-		if !errors.As(err, &mkt) {
-			b.Fatalf("not listed as a marketplace: %v", err)
-		}
-		var names []string
-		for _, p := range mkt.Marketplace.Plugins {
-			names = append(names, p.Name)
-		}
-		results, err := m.InstallPlugins(ctx, srv.URL+"/market.git", "", names, nil, nil)
-		if err != nil {
-			b.Fatal(err)
-		}
-		var hooked []string
-		for _, r := range results {
-			if r.Err != nil {
-				continue
-			}
-			trust, err := m.TrustPrompt(ctx, r.Info.ID)
-			if err != nil {
-				b.Fatal(err)
-			}
-			if len(trust.Hooks) > 0 {
-				hooked = append(hooked, r.Plugin)
-				continue
-			}
-			enable(b, m, r.Info.ID)
-			enabled++
-		}
-		b.Logf("%s; %d hook-free ones enabled; left disabled for their hooks: %s", extensions.InstallSummary(results), enabled, strings.Join(hooked, ", "))
+		enabled = installRealMarketplace(ctx, b, m, srv.URL+"/market.git")
 	})
 	none := openBenchHome(b, nil, 0, nil)
 	compareTurns(b, many, none, a, fmt.Sprintf("%d-plugins", enabled))
+}
+
+// installRealMarketplace installs every plugin the marketplace at url
+// lists through m and enables the hook-free ones; it returns how many it
+// enabled.
+func installRealMarketplace(ctx context.Context, b *testing.B, m *extensions.Manager, url string) int {
+	_, err := m.Install(ctx, url, "", nil)
+	var mkt *extensions.MarketplaceError
+	if !errors.As(err, &mkt) {
+		b.Fatalf("not listed as a marketplace: %v", err)
+	}
+	var names []string
+	for _, p := range mkt.Marketplace.Plugins {
+		names = append(names, p.Name)
+	}
+	results, err := m.InstallPlugins(ctx, url, "", names, nil, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	enabled := 0
+	var hooked []string
+	for _, r := range results {
+		if r.Err != nil {
+			continue
+		}
+		trust, err := m.TrustPrompt(ctx, r.Info.ID)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(trust.Hooks) > 0 {
+			hooked = append(hooked, r.Plugin)
+			continue
+		}
+		enable(b, m, r.Info.ID)
+		enabled++
+	}
+	b.Logf("%s; %d hook-free ones enabled; left disabled for their hooks: %s", extensions.InstallSummary(results), enabled, strings.Join(hooked, ", "))
+	return enabled
 }
