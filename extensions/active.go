@@ -83,6 +83,24 @@ func (m *Manager) Active(ctx context.Context) []Active {
 	return inProject(slices.Clone(list), ProjectOf(ctx))
 }
 
+// keepDecoded gives Active's first build a package already decoded
+// (revalidate reads every active version as the registry opens), so a
+// new process decodes each package once, not twice. It is kept under
+// the version record's key, which any later change of the record moves.
+func (m *Manager) keepDecoded(ctx context.Context, id, commit string, pkg *manifest.Package) {
+	hash, rev, err := m.db.ExtensionVersionKey(ctx, id, commit)
+	if err != nil {
+		return
+	}
+	c := &m.active
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.pkgs == nil {
+		c.pkgs = map[versionKey]*manifest.Package{}
+	}
+	c.pkgs[versionKey{id, commit, hash, rev}] = pkg
+}
+
 // activeCache is what Active keeps between calls.
 type activeCache struct {
 	mu    sync.Mutex

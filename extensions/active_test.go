@@ -111,3 +111,25 @@ func TestActiveKeptUntilTheRegistryChanges(t *testing.T) {
 		t.Fatalf("after a disable by another process: active = %v, want [two]", got)
 	}
 }
+
+// A new process decodes each active package once: revalidate, as the
+// registry opens, hands what it decoded to Active's first build.
+func TestNewProcessDecodesEachPackageOnce(t *testing.T) {
+	e := newTestEnv(t, map[string]*gittest.Repo{
+		"one": repo(t, plugin("one", "", true)),
+		"two": repo(t, plugin("two", "", true)),
+	})
+	ctx := context.Background()
+	for _, id := range []string{"one", "two"} {
+		e.install(id, "")
+		e.enable(id)
+	}
+	other := e.otherProcess() // revalidates both as it opens
+	before := activeDecodes.Load()
+	if got := activeIDs(other.Active(ctx)); len(got) != 2 {
+		t.Fatalf("active = %v, want [one two]", got)
+	}
+	if n := activeDecodes.Load() - before; n != 0 {
+		t.Errorf("the first Active of a new process decoded %d packages again, want 0", n)
+	}
+}

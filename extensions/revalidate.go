@@ -31,8 +31,12 @@ func (m *Manager) revalidate(ctx context.Context) {
 
 func (m *Manager) revalidateOne(ctx context.Context, e storage.Extension) error {
 	old, _, err := m.version(ctx, e.ID, e.ActiveCommit)
-	if err != nil || old.Rules >= manifest.RulesVersion {
+	if err != nil {
 		return err
+	}
+	if old.Rules >= manifest.RulesVersion {
+		m.keepDecoded(ctx, e.ID, e.ActiveCommit, old)
+		return nil
 	}
 	dir := m.store.versionDir(e.ID, e.ActiveCommit)
 	if err := manifest.CheckStamps(dir, old.Stamps); err != nil {
