@@ -23,7 +23,16 @@ type Root struct {
 	// extension's version record, which an update or a re-stamp changes.
 	// Cache.Build lists such a folder once per Version.
 	Version string
+	// Listed, when set, are the folder's skills as already read and
+	// validated (an installed extension's package lists them at
+	// install): Build takes them instead of reading the folder, so a new
+	// process reads no SKILL.md of a whole marketplace. Source is set
+	// from the root.
+	Listed *Listing
 }
+
+// Listing is a root's skills as read before (Root.Listed).
+type Listing struct{ Skills []Skill }
 
 // ExpandSkill replaces, in text read from file (an absolute path below
 // r.Dir), ${CLAUDE_SKILL_DIR} with the folder holding file and
@@ -147,7 +156,18 @@ func buildWith(roots []Root, list func(Root) ([]Skill, []string, error)) Catalog
 	winners := map[string]int{} // name -> index in cat.Skills
 	conflicts := map[string]int{}
 	for _, root := range roots {
-		found, notes, err := list(root)
+		var found []Skill
+		var notes []string
+		var err error
+		if root.Listed != nil {
+			found = slices.Clone(root.Listed.Skills)
+			for i := range found {
+				found[i].Source = root.Source
+			}
+			notes = truncatedNotes(found)
+		} else {
+			found, notes, err = list(root)
+		}
 		cat.Notes = append(cat.Notes, notes...)
 		if err != nil {
 			cat.Notes = append(cat.Notes, err.Error())

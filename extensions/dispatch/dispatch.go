@@ -14,6 +14,7 @@ import (
 	"errors"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -311,12 +312,43 @@ func (d *Dispatcher) SkillRoots(ctx context.Context, project string) []skills.Ro
 	return slices.Clone(memoized(snap, skillRootsMemo{}, func() []skills.Root {
 		var roots []skills.Root
 		for _, x := range xs {
+			var listed map[string]*skills.Listing
+			if x.Version != "" { // an installed version; a project's own settings are read as the user edits them
+				listed = listedByRoot(x.Pkg)
+			}
 			for _, dir := range x.Pkg.SkillRoots {
-				roots = append(roots, skills.Root{Dir: dir, Source: "extension " + x.ID, PluginRoot: x.Dir, Version: x.Version})
+				roots = append(roots, skills.Root{Dir: dir, Source: "extension " + x.ID, PluginRoot: x.Dir, Version: x.Version,
+					Listed: listed[dir]})
 			}
 		}
 		return roots
 	}))
+}
+
+// listedByRoot shares the skills pkg validated out to the skill roots
+// they were found in (a root holding SKILL.md is the skill; else its
+// subfolders are), for skills.Root.Listed. A package without skill
+// roots, or one whose skills do not all fall in one of them, gives none:
+// its folders are read as before.
+func listedByRoot(pkg *manifest.Package) map[string]*skills.Listing {
+	if len(pkg.SkillRoots) == 0 {
+		return nil
+	}
+	out := map[string]*skills.Listing{}
+	for _, dir := range pkg.SkillRoots {
+		out[dir] = &skills.Listing{}
+	}
+	for _, s := range pkg.Skills {
+		l := out[s.Dir]
+		if l == nil {
+			l = out[filepath.Dir(s.Dir)]
+		}
+		if l == nil {
+			return nil
+		}
+		l.Skills = append(l.Skills, s)
+	}
+	return out
 }
 
 // SessionStart implements lifecycle.Lifecycle.
