@@ -221,10 +221,10 @@ type ListedRule struct {
 }
 
 // MCPServerName words an MCP server's identity (ApprovalRequest.MCPServer)
-// for people: "server S of extension E", escapes visible.
+// for people: "server S (extension E)", escapes visible.
 func MCPServerName(identity string) string {
 	ext, server, _ := strings.Cut(identity, "\x00")
-	return "server " + safetext.Visible(server) + " of " + safetext.Visible(ext)
+	return "server " + safetext.Visible(server) + " (extension " + safetext.Visible(ext) + ")"
 }
 
 // ProjectRules is a project's rules, its settings' first, then the user's.

@@ -149,8 +149,8 @@ func (a *approvalDialogs) ruleEditor(req agent.ApprovalRequest) *fyne.Container 
 	})
 	intro := "Allow in this project from now on (Claude Code rule syntax; edit before saving). Preferences → Approvals lists and removes it."
 	if req.MCPServer != "" {
-		intro += " It covers the tools of this " + agent.MCPServerName(req.MCPServer) +
-			" only: a server of the same name in another extension still asks."
+		intro += " It covers only the tools of " + agent.MCPServerName(req.MCPServer) +
+			": a server of the same name in another extension still asks."
 	}
 	editor := container.NewVBox(&widget.Label{Text: intro, Wrapping: fyne.TextWrapWord},
 		container.NewBorder(nil, nil, nil, save, entry), problem)

@@ -122,7 +122,7 @@ func TestApprovalRuleEditorNamesTheMCPServer(t *testing.T) {
 	mcp := u.chat.approvals.content(agent.ApprovalRequest{Summary: "create an issue", Tool: "mcp__tracker__create",
 		ProposedRule: "mcp__tracker__create", MCPServer: "issues\x00tracker"})
 	test.Tap(findClickOnly(mcp, "Always allow in this project"))
-	if text := allText(mcp); !strings.Contains(text, "covers the tools of this server tracker of issues only") {
+	if text := allText(mcp); !strings.Contains(text, "covers only the tools of server tracker (extension issues)") {
 		t.Errorf("the editor does not name the server:\n%s", text)
 	}
 	cmd := u.chat.approvals.content(agent.ApprovalRequest{Summary: "run make", Tool: "run_command", ProposedRule: "Bash(make:*)"})

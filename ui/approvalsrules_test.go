@@ -38,7 +38,7 @@ func TestApprovalsListsProjectRulesAndRemovesYours(t *testing.T) {
 	text := allText(a.rules)
 	for _, want := range []string{u.chat.project.Path, "allow  Bash(make:*)", "project settings · waits for folder trust",
 		"deny  Read(./secrets/**)", "allow  Bash(npm test:*)", "yours",
-		"allow  mcp__tracker__create", "yours · only server tracker of issues"} {
+		"allow  mcp__tracker__create", "yours · only server tracker (extension issues)"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the rules list lacks %q:\n%s", want, text)
 		}
