@@ -46,8 +46,8 @@ func (a *Agent) mcpToolShare() int {
 // the list the turn started with (freezeMCP), so a server that changes
 // its tools mid-turn reaches neither the conversation nor a child of that
 // turn before the next user turn (a Ralph run's rounds likewise keep
-// the list the run started with); outside one the ToolSource is asked. A child thread with an allowlist gets only the MCP
-// tools it grants.
+// the list the run started with); outside one the ToolSource is asked.
+// A child thread with an allowlist gets only the MCP tools it grants.
 func (s *Session) mcpTools(ctx context.Context, th *thread) []tools.Tool {
 	if s.a.cfg.MCP == nil {
 		return nil

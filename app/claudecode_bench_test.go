@@ -21,6 +21,7 @@ import (
 
 	"github.com/agentdesk/agentdesk/agent/childproc"
 	"github.com/agentdesk/agentdesk/agent/llm/llmtest"
+	"github.com/agentdesk/agentdesk/extensions/gittest"
 )
 
 // BenchmarkClaudeCodeTurn is the turn of BenchmarkRealMarketplaceTurn
@@ -88,7 +89,7 @@ func BenchmarkClaudeCodeTurn(b *testing.B) {
 		}
 		c.report(b, name, func(t ccTurn) time.Duration { return t.next })
 		for _, side := range c.sides() {
-			b.ReportMetric(ccMillis(ccMedian(side.of(func(t ccTurn) time.Duration { return t.gap }))), side.name(name)+"-answered-to-next-ms")
+			b.ReportMetric(gittest.Millis(gittest.Median(side.of(func(t ccTurn) time.Duration { return t.gap }))), side.name(name)+"-answered-to-next-ms")
 		}
 	})
 	b.Logf("side requests (not main-loop ones) in the whole run: %s", f.sideRequests())
@@ -601,26 +602,9 @@ func (c *ccCompare) sides() []ccSide {
 // and none's, and with plugins the pairwise difference and ratio).
 func (c *ccCompare) report(b *testing.B, name string, metric func(ccTurn) time.Duration) {
 	none := ccSide{turns: c.none}.of(metric)
-	b.ReportMetric(ccMillis(ccMedian(none)), "none-median-ms")
 	if c.plugins == nil {
+		b.ReportMetric(gittest.Millis(gittest.Median(none)), "none-median-ms")
 		return
 	}
-	plugins := ccSide{turns: c.plugins}.of(metric)
-	added := make([]time.Duration, len(plugins))
-	ratios := make([]float64, len(plugins))
-	for i := range plugins {
-		added[i] = plugins[i] - none[i]
-		ratios[i] = float64(plugins[i]) / float64(none[i])
-	}
-	b.ReportMetric(ccMillis(ccMedian(plugins)), name+"-median-ms")
-	b.ReportMetric(ccMillis(ccMedian(added)), "added-ms")
-	b.ReportMetric(ccMedian(ratios), "ratio")
+	gittest.ReportPairs(b, ccSide{turns: c.plugins}.of(metric), none, name, "none", "")
 }
-
-func ccMedian[T int64 | float64 | time.Duration](samples []T) T {
-	sorted := slices.Clone(samples)
-	slices.Sort(sorted)
-	return sorted[len(sorted)/2]
-}
-
-func ccMillis(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }

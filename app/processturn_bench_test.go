@@ -71,13 +71,7 @@ func BenchmarkAgentdeskProcessTurn(b *testing.B) {
 			first.Run(timed(plugins), timed(none))
 		}
 		first.Report(b, name, "none")
-		ratios := make([]float64, len(exits[none]))
-		for i := range ratios {
-			ratios[i] = float64(exits[plugins][i]) / float64(exits[none][i])
-		}
-		b.ReportMetric(ccMillis(ccMedian(exits[plugins])), name+"-exit-median-ms")
-		b.ReportMetric(ccMillis(ccMedian(exits[none])), "none-exit-median-ms")
-		b.ReportMetric(ccMedian(ratios), "exit-ratio")
+		gittest.ReportPairs(b, exits[plugins], exits[none], name, "none", "exit")
 		b.ReportMetric(float64(plugins.bytes), name+"-request-bytes")
 		b.ReportMetric(float64(none.bytes), "none-request-bytes")
 	})

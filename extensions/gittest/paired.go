@@ -29,22 +29,36 @@ func (p *Paired) Run(ours, yardstick func() time.Duration) {
 // median of the pairwise differences (added-ms) and of the pairwise
 // ratios (ratio).
 func (p *Paired) Report(b *testing.B, oursName, yardstickName string) {
-	added := make([]time.Duration, len(p.ours))
-	ratios := make([]float64, len(p.ours))
-	for i := range p.ours {
-		added[i] = p.ours[i] - p.yardstick[i]
-		ratios[i] = float64(p.ours[i]) / float64(p.yardstick[i])
-	}
-	b.ReportMetric(millis(median(p.ours)), oursName+"-median-ms")
-	b.ReportMetric(millis(median(p.yardstick)), yardstickName+"-median-ms")
-	b.ReportMetric(millis(median(added)), "added-ms")
-	b.ReportMetric(median(ratios), "ratio")
+	ReportPairs(b, p.ours, p.yardstick, oursName, yardstickName, "")
 }
 
-func median[T cmp.Ordered](samples []T) T {
+// ReportPairs is Report for timings taken in pairs elsewhere (ours[i]
+// beside yardstick[i]); a measure other than the main one names itself
+// in the metrics ("exit": oursName-exit-median-ms, exit-added-ms,
+// exit-ratio).
+func ReportPairs(b *testing.B, ours, yardstick []time.Duration, oursName, yardstickName, measure string) {
+	prefix := ""
+	if measure != "" {
+		prefix = measure + "-"
+	}
+	added := make([]time.Duration, len(ours))
+	ratios := make([]float64, len(ours))
+	for i := range ours {
+		added[i] = ours[i] - yardstick[i]
+		ratios[i] = float64(ours[i]) / float64(yardstick[i])
+	}
+	b.ReportMetric(Millis(Median(ours)), oursName+"-"+prefix+"median-ms")
+	b.ReportMetric(Millis(Median(yardstick)), yardstickName+"-"+prefix+"median-ms")
+	b.ReportMetric(Millis(Median(added)), prefix+"added-ms")
+	b.ReportMetric(Median(ratios), prefix+"ratio")
+}
+
+// Median is the middle sample (the upper one of an even count).
+func Median[T cmp.Ordered](samples []T) T {
 	sorted := slices.Clone(samples)
 	slices.Sort(sorted)
 	return sorted[len(sorted)/2]
 }
 
-func millis(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+// Millis is d in milliseconds, as the benchmarks report times.
+func Millis(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
