@@ -235,11 +235,8 @@ func (d *Dispatcher) turnList(s *extensions.Snapshot, xs []extensions.Active) (o
 // active is the turn's snapshot when ctx carries one for its folder,
 // else what the registry holds now.
 func (d *Dispatcher) active(ctx context.Context) []extensions.Active {
-	if s, ok := extensions.SnapshotOf(ctx); ok {
-		xs, _ := d.turnList(s, s.Active)
-		return xs
-	}
-	return d.reg.Active(ctx)
+	xs, _ := d.listFor(ctx, "")
+	return xs
 }
 
 // hooked are the extensions with an active hook for event: from the
